@@ -1,0 +1,49 @@
+"""What the recogniser finds in one frame: typed detections, shared by the recogniser, the tracker
+and the evaluation, so that each can be replaced without touching the others.
+
+Coordinates are image pixels of the frame that was passed in. A detection is one printed corner
+index (a card lying flat shows two); the tracker groups them into cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One recognised corner index (or card) in an image.
+
+    ``candidates`` holds the classifier's alternatives best first, each with its probability,
+    starting with ``card`` itself; the controller falls back on them when the rules prove the first
+    reading impossible.
+    """
+
+    card: Card
+    confidence: float
+    polygon: tuple[tuple[float, float], ...]
+    candidates: tuple[tuple[Card, float], ...] = ()
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs = [p[0] for p in self.polygon]
+        ys = [p[1] for p in self.polygon]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """Axis-aligned bounds ``(x1, y1, x2, y2)``."""
+        xs = [p[0] for p in self.polygon]
+        ys = [p[1] for p in self.polygon]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+
+class Recogniser(Protocol):
+    """Anything that reads cards in a BGR ``uint8`` image (H x W x 3)."""
+
+    def detect(self, image: np.ndarray) -> list[Detection]: ...
