@@ -1,0 +1,245 @@
+"""The table's configuration: one TOML file, validated strictly.
+
+Every section is a pydantic model with ``extra="forbid"`` (Frigate's ``FrigateBaseModel``): a
+mistyped key is an error, not a setting silently ignored at 11 pm on club night. Errors name the key
+path (``hardware.display.backend: ...``) so that the person at the table can fix the file;
+``cardtable config validate FILE`` prints them and exits 2.
+
+One load path: :func:`load_config` reads the file (``tomllib``), then :func:`parse_config` validates
+the data; tests build configs from small dicts with :func:`parse_config`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+__all__ = [
+    "ButtonsConfig",
+    "CameraConfig",
+    "ConfigError",
+    "DisplayConfig",
+    "GameConfig",
+    "HardwareConfig",
+    "JournalConfig",
+    "MatConfig",
+    "MqttConfig",
+    "RecordsConfig",
+    "RingConfig",
+    "SpeechConfig",
+    "TableConfig",
+    "load_config",
+    "parse_config",
+]
+
+PRESETS_358 = ("sergeant-major", "ucbessekiz", "online-18", "pagat")
+PRESETS_MAKAO = ("makao", "makao-polish")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used. ``errors`` lists ``(key path, message)`` pairs."""
+
+    def __init__(self, source: str, errors: list[tuple[str, str]]) -> None:
+        self.source = source
+        self.errors = errors
+        lines = [f"{source}: {len(errors)} error{'s' if len(errors) != 1 else ''}"]
+        lines += [f"  {path or '(top level)'}: {message}" for path, message in errors]
+        super().__init__("\n".join(lines))
+
+
+class Strict(BaseModel):
+    """Base of every section: unknown keys are errors, values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSection(Strict):
+    id: str = Field(default="table1", pattern=r"^[A-Za-z0-9_-]{1,64}$", description="MQTT topic id of the table.")
+    players: list[str] = Field(default=["Ada", "Ben", "Cem"], min_length=2, max_length=6)
+
+    @field_validator("players")
+    @classmethod
+    def _distinct(cls, players: list[str]) -> list[str]:
+        if any(not p.strip() for p in players):
+            raise ValueError("player names must not be empty")
+        if len(set(players)) != len(players):
+            raise ValueError(f"player names must be distinct, got {players!r}")
+        return players
+
+
+class GameConfig(Strict):
+    name: Literal["358", "makao"] = "358"
+    preset: str = ""
+    hands: int | None = Field(default=None, ge=1, le=100, description="Game length override (3-5-8).")
+
+    @model_validator(mode="after")
+    def _preset_matches_game(self) -> GameConfig:
+        allowed = PRESETS_358 if self.name == "358" else PRESETS_MAKAO
+        if self.preset and self.preset not in allowed:
+            raise ValueError(f"preset {self.preset!r} is not a {self.name} preset (one of {', '.join(allowed)})")
+        return self
+
+    @property
+    def preset_name(self) -> str:
+        return self.preset or ("sergeant-major" if self.name == "358" else "makao")
+
+
+class CameraConfig(Strict):
+    source: str = Field(
+        default="0",
+        description="A camera index ('0'), a video file, a folder of frames, a URL, 'picamera2' or 'synthetic'.",
+    )
+    width: int = Field(default=1280, ge=160, le=4096)
+    height: int = Field(default=720, ge=120, le=4096)
+    fps: float = Field(default=10.0, gt=0, le=60)
+
+
+class MatConfig(Strict):
+    calibration: Path | None = Field(default=None, description="Saved homography (from `cardtable calibrate`).")
+    layout: str = Field(default="", description="Mat layout name; empty: the default for the game.")
+
+
+class ButtonsConfig(Strict):
+    backend: Literal["gpio", "simulated"] = "simulated"
+    pins: list[int] = Field(default=[], description="BCM pin per seat, in seat order.")
+    operator_pin: int | None = None
+    long_press_s: float = Field(default=1.0, gt=0.1, le=10)
+
+    @field_validator("pins")
+    @classmethod
+    def _pins_in_range(cls, pins: list[int]) -> list[int]:
+        bad = [p for p in pins if not 0 <= p <= 27]
+        if bad:
+            raise ValueError(f"BCM pins are 0..27, not {bad}")
+        if len(set(pins)) != len(pins):
+            raise ValueError(f"each seat needs its own pin, got {pins}")
+        return pins
+
+    @model_validator(mode="after")
+    def _gpio_needs_pins(self) -> ButtonsConfig:
+        if self.backend == "gpio" and not self.pins:
+            raise ValueError("backend 'gpio' needs 'pins' (one BCM pin per seat)")
+        return self
+
+
+class DisplayConfig(Strict):
+    backend: str = Field(default="terminal", description="inky | waveshare | png:DIR | terminal | none")
+    width: int = Field(default=400, ge=100, le=2000)
+    height: int = Field(default=300, ge=100, le=2000)
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        if value in ("inky", "waveshare", "terminal", "none"):
+            return value
+        if value.startswith("png:") and len(value) > 4:
+            return value
+        raise ValueError(f"unknown display backend {value!r} (inky, waveshare, png:DIR, terminal or none)")
+
+
+class RingConfig(Strict):
+    backend: Literal["serial", "simulated", "none"] = "simulated"
+    port: str = Field(default="", description="Serial port; empty: find the Pico by its USB id.")
+    leds: int = Field(default=24, ge=3, le=300)
+    brightness: float = Field(default=0.3, ge=0, le=1)
+
+
+class HardwareConfig(Strict):
+    buttons: ButtonsConfig = ButtonsConfig()
+    display: DisplayConfig = DisplayConfig()
+    ring: RingConfig = RingConfig()
+
+
+class MqttConfig(Strict):
+    mode: Literal["embedded", "external", "off"] = "embedded"
+    host: str = "localhost"
+    port: int = Field(default=1883, ge=1, le=65535)
+    user: str | None = None
+    password_file: Path | None = Field(default=None, description="File holding the password (not the password).")
+    topic_prefix: str = "cardtable"
+
+    @model_validator(mode="after")
+    def _user_needs_password(self) -> MqttConfig:
+        if (self.user is None) != (self.password_file is None):
+            raise ValueError("'user' and 'password_file' go together")
+        return self
+
+
+class JournalConfig(Strict):
+    path: Path = Path("/var/lib/cardtable/journal.jsonl")
+    fsync: bool = True
+
+
+class RecordsConfig(Strict):
+    dir: Path = Path("/var/lib/cardtable/records")
+
+
+class SpeechConfig(Strict):
+    enabled: bool = False
+    voice: str = "en"
+    speed: int = Field(default=170, ge=80, le=450)
+
+
+class TableConfig(Strict):
+    """The whole file."""
+
+    table: TableSection = TableSection()
+    game: GameConfig = GameConfig()
+    camera: CameraConfig = CameraConfig()
+    mat: MatConfig = MatConfig()
+    hardware: HardwareConfig = HardwareConfig()
+    mqtt: MqttConfig = MqttConfig()
+    journal: JournalConfig = JournalConfig()
+    records: RecordsConfig = RecordsConfig()
+    speech: SpeechConfig = SpeechConfig()
+
+    @model_validator(mode="after")
+    def _players_fit_game(self) -> TableConfig:
+        n = len(self.table.players)
+        if self.game.name == "358" and n != 3:
+            raise ValueError(f"3-5-8 is for 3 players; table.players has {n}")
+        if self.hardware.buttons.pins and len(self.hardware.buttons.pins) != n:
+            raise ValueError(f"hardware.buttons.pins has {len(self.hardware.buttons.pins)} pins for {n} players")
+        return self
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def parse_config(data: dict[str, Any], source: str = "config") -> TableConfig:
+    """Validate already-parsed data; raises :class:`ConfigError` naming every bad key path."""
+    try:
+        return TableConfig.model_validate(data)
+    except ValidationError as exc:
+        errors = []
+        for err in exc.errors():
+            msg = str(err["msg"])
+            if err["type"] == "extra_forbidden":
+                msg = "unknown key"
+            msg = msg.removeprefix("Value error, ")
+            errors.append((_path(tuple(err["loc"])), msg))
+        raise ConfigError(source, errors) from None
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and validate a TOML config file; relative paths inside stay relative to the working dir."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(p), [("", f"cannot read: {exc.strerror or exc}")]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(p), [("", f"not valid TOML: {exc}")]) from None
+    return parse_config(data, str(p))
