@@ -1,0 +1,104 @@
+"""Tiny ONNX stand-ins for the shipped models, with the same inputs and outputs, built in tests.
+
+The detector ignores its input and always "sees" the boxes it was built with (in letterboxed
+pixels), so a test knows exactly where they must land in the caller's image. The classifier
+averages each colour channel of the crop: a red crop reads as class 0, green as class 1, blue as
+class 2 (of the 52 cards in deck order), so a test can paint a card and check it is read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from engine.cards import deck
+
+CLASSES = [str(card) for card in deck()]
+RED, GREEN, BLUE = CLASSES[0], CLASSES[1], CLASSES[2]
+
+
+def _save(graph: onnx.GraphProto, path: Path) -> None:
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="cardtable-tests")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def detector_model(path: Path, imgsz: int, boxes: Sequence[tuple[float, float, float, float, float]]) -> None:
+    """A YOLOv8-shaped detector whose output is always ``boxes`` (cx, cy, w, h, score), plus chaff."""
+    rows = [*boxes, (5.0, 5.0, 4.0, 4.0, 0.01)]  # below any threshold: must be dropped
+    constant = np.array(rows, dtype=np.float32).T[None]  # (1, 5, N)
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["mean"], keepdims=0),
+        helper.make_node("Mul", ["mean", "zero"], ["nothing"]),
+        helper.make_node("Add", ["boxes", "nothing"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "detector",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, imgsz, imgsz])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5, len(rows)])],
+        initializer=[
+            numpy_helper.from_array(constant, "boxes"),
+            numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+        ],
+    )
+    _save(graph, path)
+
+
+def classifier_model(path: Path, size: tuple[int, int], *, fixed_batch: bool = False, softmax: bool = False) -> None:
+    """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``."""
+    weights = np.zeros((3, len(CLASSES)), np.float32)
+    weights[0, 0] = weights[1, 1] = weights[2, 2] = 20.0
+    last = "probs" if softmax else "output0"
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"], axis=1),
+        helper.make_node("MatMul", ["flat", "weights"], [last]),
+    ]
+    if softmax:
+        nodes.append(helper.make_node("Softmax", ["probs"], ["output0"], axis=1))
+    batch: int | str = 1 if fixed_batch else "batch"
+    graph = helper.make_graph(
+        nodes,
+        "classifier",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size[0], size[1]])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, len(CLASSES)])],
+        initializer=[numpy_helper.from_array(weights, "weights")],
+    )
+    _save(graph, path)
+
+
+def write_models(
+    directory: Path,
+    *,
+    imgsz: int = 64,
+    boxes: Sequence[tuple[float, float, float, float, float]] | None = None,
+    crop: tuple[int, int] = (24, 24),
+    fixed_batch: bool = False,
+    softmax: bool = False,
+    manifest_extra: dict[str, object] | None = None,
+) -> Path:
+    """Both models and their ``models.json`` in ``directory``; returns the directory."""
+    directory.mkdir(parents=True, exist_ok=True)
+    detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [])
+    classifier_model(directory / "corner-classifier.onnx", crop, fixed_batch=fixed_batch, softmax=softmax)
+    classifier: dict[str, object] = {
+        "file": "corner-classifier.onnx",
+        "input_size": list(crop),
+        "channels": "RGB",
+        "scale": "0..1 float",
+        "classes": CLASSES,
+        **(manifest_extra or {}),
+    }
+    manifest = {
+        "detector": {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]},
+        "classifier": classifier,
+    }
+    (directory / "models.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return directory

@@ -1,0 +1,188 @@
+"""The torch-free recogniser, against tiny ONNX models with the shipped models' inputs and outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from tests.vision.recognise_models import BLUE, GREEN, RED, write_models
+from vision.detections import Detection
+from vision.recognise import CardVote, ModelError, OnnxRecogniser, cards_in_image
+from vision.recognise.detector import letterbox, tile_windows
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def paint(image: np.ndarray, center: tuple[int, int], size: tuple[int, int], bgr: tuple[int, int, int]) -> None:
+    cx, cy = center
+    w, h = size
+    image[cy - h // 2 : cy + h // 2, cx - w // 2 : cx + w // 2] = bgr
+
+
+def test_polygons_are_in_the_input_images_pixels_after_letterboxing(tmp_path: Path) -> None:
+    # 1280x720 into a 320 square: scale 1/4, 70 px of padding above. The model "sees" a 20x40 box
+    # centred at (160, 160) of its input, which is (640, 360) of the frame, 80x160 there.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 20, 40, 0.9)])
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    paint(frame, (640, 360), (80, 160), (0, 0, 255))  # red, in BGR
+
+    found = OnnxRecogniser(models, tile="off").detect(frame)
+
+    assert len(found) == 1
+    detection = found[0]
+    assert isinstance(detection, Detection)
+    assert detection.card == Card.from_text(RED)
+    assert detection.box == pytest.approx((600, 280, 680, 440), abs=1.0)
+    assert detection.center == pytest.approx((640, 360), abs=1.0)
+    assert len(detection.polygon) == 4
+
+
+def test_each_corner_is_classified_from_its_own_crop(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=100, boxes=[(20, 20, 10, 10, 0.8), (80, 80, 10, 10, 0.7)])
+    image = np.full((200, 200, 3), 60, np.uint8)
+    paint(image, (40, 40), (24, 24), (0, 255, 0))  # green
+    paint(image, (160, 160), (24, 24), (255, 0, 0))  # blue
+
+    found = sorted(OnnxRecogniser(models).detect(image), key=lambda d: d.center)
+
+    assert [str(d.card) for d in found] == [GREEN, BLUE]
+    assert all(d.confidence > 0.9 for d in found)
+
+
+def test_candidates_are_best_first_and_start_with_the_card(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=64, boxes=[(32, 32, 16, 16, 0.9)])
+    image = np.zeros((64, 64, 3), np.uint8)
+    image[:, :] = (40, 120, 200)  # mostly red, some green
+
+    (detection,) = OnnxRecogniser(models, top_k=3).detect(image)
+
+    probabilities = [p for _, p in detection.candidates]
+    assert len(detection.candidates) == 3
+    assert detection.candidates[0] == (detection.card, detection.confidence)
+    assert probabilities == sorted(probabilities, reverse=True)
+    assert str(detection.card) == RED and str(detection.candidates[1][0]) == GREEN
+
+
+@pytest.mark.parametrize(("fixed_batch", "softmax"), [(True, False), (False, True), (True, True)])
+def test_fixed_batch_and_softmax_exports_read_the_same(tmp_path: Path, fixed_batch: bool, softmax: bool) -> None:
+    boxes = [(16, 16, 8, 8, 0.9), (48, 48, 8, 8, 0.9)]
+    image = np.zeros((128, 128, 3), np.uint8)
+    paint(image, (32, 32), (20, 20), (0, 0, 255))
+    paint(image, (96, 96), (20, 20), (0, 255, 0))
+    plain = OnnxRecogniser(write_models(tmp_path / "plain", boxes=boxes)).detect(image)
+    other = OnnxRecogniser(
+        write_models(tmp_path / "other", boxes=boxes, fixed_batch=fixed_batch, softmax=softmax)
+    ).detect(image)
+
+    assert [d.card for d in other] == [d.card for d in plain]
+    assert [d.confidence for d in other] == pytest.approx([d.confidence for d in plain], abs=1e-5)
+
+
+def test_wide_frames_are_read_as_tiles_with_boxes_in_frame_pixels(tmp_path: Path) -> None:
+    # Two 720x720 tiles at x=0 and x=560; the model sees its box in the middle of each tile.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    centres = sorted(d.center for d in OnnxRecogniser(models, tile="auto").detect(frame))
+
+    assert tile_windows(720, 1280, 320, "auto") == [(0, 0, 720, 720), (560, 0, 720, 720)]
+    assert centres == [pytest.approx((360, 360), abs=1.0), pytest.approx((920, 360), abs=1.0)]
+
+
+def test_square_frames_near_the_detector_size_are_not_tiled() -> None:
+    assert tile_windows(640, 640, 640, "auto") == [(0, 0, 640, 640)]
+    assert tile_windows(720, 1280, 640, "off") == [(0, 0, 1280, 720)]
+
+
+def test_letterbox_pads_a_wide_image_above_and_below() -> None:
+    tensor, fit = letterbox(np.zeros((50, 100, 3), np.uint8), 64)
+    assert tensor.shape == (1, 3, 64, 64) and tensor.dtype == np.float32
+    assert fit.scale == pytest.approx(0.64) and fit.pad_x == 0 and fit.pad_y == 16
+    assert tensor[0, :, 0, 0] == pytest.approx([114 / 255] * 3)  # padding grey
+
+
+def test_nothing_seen_gives_no_detections(tmp_path: Path) -> None:
+    recogniser = OnnxRecogniser(write_models(tmp_path, boxes=[]))
+    assert recogniser.detect(np.zeros((64, 64, 3), np.uint8)) == []
+
+
+def test_grey_and_bgra_frames_are_accepted_and_bad_arrays_are_named(tmp_path: Path) -> None:
+    recogniser = OnnxRecogniser(write_models(tmp_path, boxes=[(32, 32, 8, 8, 0.9)]))
+    assert len(recogniser.detect(np.zeros((64, 64), np.uint8))) == 1
+    assert len(recogniser.detect(np.zeros((64, 64, 4), np.uint8))) == 1
+    with pytest.raises(ValueError, match="uint8"):
+        recogniser.detect(np.zeros((64, 64, 3), np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        recogniser.detect(np.zeros((64, 64, 5), np.uint8))
+
+
+def test_missing_models_are_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="no model manifest"):
+        OnnxRecogniser(tmp_path / "nowhere")
+
+
+def test_manifest_errors_name_the_field(tmp_path: Path) -> None:
+    models = write_models(tmp_path)
+    manifest = json.loads((models / "models.json").read_text())
+    manifest["classifier"]["classes"][3] = "XX"
+    (models / "models.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match=r"classifier\.classes.*'XX'"):
+        OnnxRecogniser(models)
+
+
+def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
+    models = write_models(tmp_path)
+    (models / "corner-classifier.onnx").unlink()
+    with pytest.raises(ModelError, match=r"corner-classifier\.onnx"):
+        OnnxRecogniser(models)
+
+
+def test_a_detector_with_the_wrong_output_shape_is_refused(tmp_path: Path) -> None:
+    models = write_models(tmp_path, boxes=[(32, 32, 8, 8, 0.9)])
+    manifest = json.loads((models / "models.json").read_text())
+    manifest["detector"]["classes"] = ["corner", "back"]  # the graph gives 4 + 1 rows
+    (models / "models.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match=r"\(1, 6, N\)"):
+        OnnxRecogniser(models).detect(np.zeros((64, 64, 3), np.uint8))
+
+
+def _reading(card: str, *alternatives: tuple[str, float], p: float) -> Detection:
+    candidates = ((Card.from_text(card), p), *((Card.from_text(c), q) for c, q in alternatives))
+    return Detection(Card.from_text(card), p, ((0, 0), (1, 0), (1, 1), (0, 1)), candidates)
+
+
+def test_two_hesitant_corners_that_agree_find_a_card_one_does_not() -> None:
+    vote = CardVote(threshold=0.6)
+    assert cards_in_image([_reading("QH", p=0.4)], vote) == set()
+    assert cards_in_image([_reading("QH", p=0.4), _reading("QH", p=0.45)], vote) == {Card.from_text("QH")}
+    assert cards_in_image([_reading("QH", p=0.9)], vote) == {Card.from_text("QH")}
+
+
+def test_second_candidates_count_unless_top_only() -> None:
+    readings = [_reading("6S", ("8S", 0.45), p=0.5), _reading("8S", ("6S", 0.3), p=0.55)]
+    assert cards_in_image(readings, CardVote(threshold=0.6)) == {Card.from_text("6S"), Card.from_text("8S")}
+    assert cards_in_image(readings, CardVote(threshold=0.6, top_only=True)) == set()
+
+
+def test_the_runtime_never_imports_torch_or_ultralytics(tmp_path: Path) -> None:
+    models = write_models(tmp_path, boxes=[(32, 32, 8, 8, 0.9)])
+    script = textwrap.dedent(
+        f"""
+        import sys
+        import numpy as np
+        from vision.recognise import OnnxRecogniser, cards_in_image
+        found = OnnxRecogniser({str(models)!r}).detect(np.zeros((64, 64, 3), np.uint8))
+        assert len(found) == 1 and cards_in_image(found) is not None
+        heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "ultralytics", "torchvision"))
+        print(",".join(heavy))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == ""

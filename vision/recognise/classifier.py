@@ -1,0 +1,124 @@
+"""Stage two: name the card from a crop around each detected corner index.
+
+The crop is taken upright from the image, whatever the card's rotation: the classifier was trained
+on indices at every angle, so no rectification is needed (and none could be done reliably from a
+corner box alone). Crops are batched into one run when the export allows a dynamic batch, and one
+at a time when it was exported with a fixed batch of 1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.recognise.manifest import ClassifierSpec, ModelError
+from vision.recognise.session import open_session, static_dim
+
+
+def crop_region(box: np.ndarray, margin: float, square: bool) -> tuple[int, int, int, int]:
+    """The integer region ``(x1, y1, x2, y2)`` read for one corner box, widened by ``margin``.
+
+    It may reach past the image; :func:`cut` pads it. Square regions keep the index's aspect ratio,
+    so a tall index and the same index lying on its side look alike after resizing.
+    """
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    if square:
+        w = h = max(w, h)
+    w, h = w * (1 + 2 * margin), h * (1 + 2 * margin)
+    return (round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2))
+
+
+def cut(bgr: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
+    """The pixels of ``region``, replicating the image's border where the region reaches past it."""
+    height, width = bgr.shape[:2]
+    x1, y1, x2, y2 = region
+    inside = bgr[max(y1, 0) : min(y2, height), max(x1, 0) : min(x2, width)]
+    if inside.size == 0:
+        return np.zeros((max(y2 - y1, 1), max(x2 - x1, 1), 3), dtype=bgr.dtype)
+    top, left = max(-y1, 0), max(-x1, 0)
+    bottom, right = max(y2 - height, 0), max(x2 - width, 0)
+    if top or left or bottom or right:
+        inside = cv2.copyMakeBorder(inside, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    return inside
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return np.asarray(exp / exp.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+def as_probabilities(output: np.ndarray) -> np.ndarray:
+    """Class probabilities from the export's output, which may already end in a softmax.
+
+    Ultralytics classification exports include the softmax; plain exports give logits. Rows that
+    are already non-negative and sum to one are kept as they are.
+    """
+    output = output.astype(np.float32, copy=False)
+    if output.size and output.min() >= 0 and np.allclose(output.sum(axis=1), 1.0, atol=1e-3):
+        return output
+    return softmax(output)
+
+
+class CornerClassifier:
+    """The classifier session: crops in, class probabilities out (in the manifest's class order)."""
+
+    def __init__(self, path: Path, spec: ClassifierSpec, *, threads: int = 1, max_batch: int = 32) -> None:
+        self.session = open_session(path, threads)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = model_input.shape
+        channels = 1 if spec.channels == "GRAY" else 3
+        if len(shape) != 4 or static_dim(shape[1]) not in (None, channels):
+            raise ModelError(f"{path}: classifier input should be (N, {channels}, H, W), not {shape}")
+        graph_h, graph_w = static_dim(shape[2]), static_dim(shape[3])
+        self.height = graph_h if graph_h is not None else spec.input_size[0]
+        self.width = graph_w if graph_w is not None else spec.input_size[1]
+        fixed_batch = static_dim(shape[0])
+        self.batch = fixed_batch if fixed_batch is not None else max_batch
+        self.fixed_batch = fixed_batch is not None
+        self.spec = spec
+        self.path = path
+
+    def crops(self, bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The network input ``(n, C, H, W)`` float32 for each box ``(x1, y1, x2, y2)`` of ``bgr``."""
+        channels = 1 if self.spec.channels == "GRAY" else 3
+        out = np.empty((len(boxes), channels, self.height, self.width), dtype=np.float32)
+        for i, box in enumerate(boxes):
+            patch = cut(bgr, crop_region(box, self.spec.crop_margin, self.spec.crop_shape == "square"))
+            shrinking = patch.shape[0] > self.height or patch.shape[1] > self.width
+            patch = cv2.resize(
+                patch, (self.width, self.height), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+            )
+            if self.spec.channels == "RGB":
+                out[i] = cv2.cvtColor(patch, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)
+            elif self.spec.channels == "BGR":
+                out[i] = patch.transpose(2, 0, 1)
+            else:
+                out[i, 0] = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        if self.spec.scale == "0..1 float":
+            out *= 1.0 / 255.0
+        return out
+
+    def probabilities(self, batch: np.ndarray) -> np.ndarray:
+        """``(n, classes)`` probabilities for a batch of crops from :meth:`crops`."""
+        classes = len(self.spec.classes)
+        if not len(batch):
+            return np.zeros((0, classes), np.float32)
+        results = []
+        for start in range(0, len(batch), self.batch):
+            chunk = batch[start : start + self.batch]
+            count = len(chunk)
+            if self.fixed_batch and count < self.batch:
+                pad = np.zeros((self.batch - count, *chunk.shape[1:]), np.float32)
+                chunk = np.concatenate([chunk, pad])
+            output = np.asarray(self.session.run(None, {self.input_name: chunk})[0])
+            output = output.reshape(output.shape[0], -1)
+            if output.shape[1] != classes:
+                raise ModelError(f"{self.path}: classifier gives {output.shape[1]} scores, manifest lists {classes}")
+            results.append(as_probabilities(output[:count]))
+        return np.concatenate(results)

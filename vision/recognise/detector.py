@@ -1,0 +1,189 @@
+"""Stage one: find printed corner indices with the YOLOv8 detector export.
+
+The export expects a square letterboxed RGB image in 0..1 and returns ``(1, 4 + classes, N)``
+candidate boxes (centre x, centre y, width, height in letterboxed pixels, then one score per class).
+Boxes are mapped back to the caller's image pixels here, so nothing downstream ever sees letterbox
+coordinates.
+
+A wide camera frame (1280x720) letterboxed to the detector's size shrinks the corner indices by half;
+with ``tile="auto"`` such frames are read as overlapping square tiles instead, each close to the
+detector's own resolution. NMS is OpenCV's (``cv2.dnn.NMSBoxes``), not hand-written.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from vision.recognise.manifest import DetectorSpec, ModelError
+from vision.recognise.session import open_session, static_dim
+
+TileMode = Literal["auto", "on", "off"]
+
+PAD_VALUE = 114
+"""Letterbox padding grey, as ultralytics pads its training images."""
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How an image was fitted into the detector's square: ``input = image * scale + (pad_x, pad_y)``."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+
+    def to_image(self, xyxy: np.ndarray) -> np.ndarray:
+        """Boxes ``(n, 4)`` in letterboxed pixels to the original image's pixels."""
+        out = xyxy.astype(np.float32, copy=True)
+        out[:, [0, 2]] = (out[:, [0, 2]] - self.pad_x) / self.scale
+        out[:, [1, 3]] = (out[:, [1, 3]] - self.pad_y) / self.scale
+        return out
+
+
+def letterbox(bgr: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Fit ``bgr`` into a ``size`` square keeping its aspect ratio, centred on grey padding.
+
+    Returns the network tensor ``(1, 3, size, size)`` float32 RGB in 0..1 and the mapping back. The
+    rounding follows ultralytics' ``LetterBox`` so that boxes land where training put them.
+    """
+    h, w = bgr.shape[:2]
+    scale = min(size / h, size / w)
+    new_w, new_h = round(w * scale), round(h * scale)
+    if (new_w, new_h) != (w, h):
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        bgr = cv2.resize(bgr, (new_w, new_h), interpolation=interpolation)
+    dw, dh = (size - new_w) / 2, (size - new_h) / 2
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    padded = cv2.copyMakeBorder(bgr, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
+    rgb = cv2.cvtColor(padded, cv2.COLOR_BGR2RGB)
+    tensor = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None], dtype=np.float32)
+    tensor *= 1.0 / 255.0
+    return tensor, Letterbox(scale=scale, pad_x=left, pad_y=top)
+
+
+def tile_windows(height: int, width: int, size: int, mode: TileMode) -> list[tuple[int, int, int, int]]:
+    """The windows ``(x, y, w, h)`` the detector reads for a frame of this size.
+
+    One window (the whole frame) unless tiling applies: ``on`` always tiles, ``auto`` tiles frames
+    whose long side exceeds 1.5 detector sizes and is at least 1.3 times the short side. Tiles are
+    squares as tall as the short side, spread along the long side to overlap by at least a fifth.
+    """
+    long_side, short_side = max(height, width), min(height, width)
+    wanted = mode == "on" or (mode == "auto" and long_side > 1.5 * size and long_side >= 1.3 * short_side)
+    if not wanted or long_side <= short_side:
+        return [(0, 0, width, height)]
+    count = max(2, math.ceil((long_side - short_side) / (0.8 * short_side)) + 1)
+    starts = [round(i * (long_side - short_side) / (count - 1)) for i in range(count)]
+    if width >= height:
+        return [(x, 0, short_side, short_side) for x in starts]
+    return [(0, y, short_side, short_side) for y in starts]
+
+
+class CornerDetector:
+    """The detector session and its decoding; returns boxes in the input image's pixels."""
+
+    def __init__(
+        self,
+        path: Path,
+        spec: DetectorSpec,
+        *,
+        threads: int = 1,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        max_detections: int = 100,
+        tile: TileMode = "auto",
+    ) -> None:
+        self.session = open_session(path, threads)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = model_input.shape
+        if len(shape) != 4:
+            raise ModelError(f"{path}: detector input should be (1, 3, S, S), not {shape}")
+        graph_size = static_dim(shape[2])
+        self.size = graph_size if graph_size is not None else spec.imgsz
+        self.num_classes = len(spec.classes)
+        self.conf = conf
+        self.iou = iou
+        self.max_detections = max_detections
+        self.tile: TileMode = tile
+        self.path = path
+
+    def boxes(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Corner boxes ``(n, 4)`` as x1, y1, x2, y2 in ``bgr``'s pixels, and their scores ``(n,)``."""
+        height, width = bgr.shape[:2]
+        windows = tile_windows(height, width, self.size, self.tile)
+        all_boxes: list[np.ndarray] = []
+        all_scores: list[np.ndarray] = []
+        for x, y, w, h in windows:
+            boxes, scores = self._read_window(bgr[y : y + h, x : x + w])
+            if len(windows) > 1 and len(boxes):
+                # A box cut by an inner tile edge is seen whole by the neighbouring tile: drop the stump.
+                inner = _touches_inner_edge(boxes, x, y, w, h, width, height)
+                boxes, scores = boxes[~inner], scores[~inner]
+            boxes[:, [0, 2]] += x
+            boxes[:, [1, 3]] += y
+            all_boxes.append(boxes)
+            all_scores.append(scores)
+        boxes = np.concatenate(all_boxes) if all_boxes else np.zeros((0, 4), np.float32)
+        scores = np.concatenate(all_scores) if all_scores else np.zeros((0,), np.float32)
+        if len(windows) > 1 and len(boxes):
+            keep = self._nms(boxes, scores)
+            boxes, scores = boxes[keep], scores[keep]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        return boxes, scores
+
+    def _read_window(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        tensor, fit = letterbox(bgr, self.size)
+        output = self.session.run(None, {self.input_name: tensor})[0]
+        expected = 4 + self.num_classes
+        if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != expected:
+            raise ModelError(
+                f"{self.path}: detector output should be (1, {expected}, N) for {self.num_classes} class(es),"
+                f" not {tuple(output.shape)}"
+            )
+        pred = output[0].T  # (N, 4 + classes)
+        scores = pred[:, 4:].max(axis=1)
+        mask = scores >= self.conf
+        pred, scores = pred[mask], scores[mask].astype(np.float32)
+        if not len(pred):
+            return np.zeros((0, 4), np.float32), scores
+        xyxy = np.empty((len(pred), 4), np.float32)
+        xyxy[:, 0] = pred[:, 0] - pred[:, 2] / 2
+        xyxy[:, 1] = pred[:, 1] - pred[:, 3] / 2
+        xyxy[:, 2] = pred[:, 0] + pred[:, 2] / 2
+        xyxy[:, 3] = pred[:, 1] + pred[:, 3] / 2
+        keep = self._nms(xyxy, scores)
+        return fit.to_image(xyxy[keep]), scores[keep]
+
+    def _nms(self, xyxy: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        rects = np.column_stack([xyxy[:, 0], xyxy[:, 1], xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]])
+        keep = cv2.dnn.NMSBoxes(
+            rects.astype(np.float64).tolist(),
+            scores.astype(np.float64).tolist(),
+            self.conf,
+            self.iou,
+            top_k=self.max_detections,
+        )
+        return np.asarray(keep, dtype=np.int64).reshape(-1)
+
+
+def _touches_inner_edge(boxes: np.ndarray, x: int, y: int, w: int, h: int, width: int, height: int) -> np.ndarray:
+    """Which boxes (in window pixels) touch a window edge that is not also a frame edge."""
+    margin = 2.0
+    touches = np.zeros(len(boxes), dtype=bool)
+    if x > 0:
+        touches |= boxes[:, 0] <= margin
+    if x + w < width:
+        touches |= boxes[:, 2] >= w - margin
+    if y > 0:
+        touches |= boxes[:, 1] <= margin
+    if y + h < height:
+        touches |= boxes[:, 3] >= h - margin
+    return touches

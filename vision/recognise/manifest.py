@@ -1,0 +1,114 @@
+"""The model manifest (``models.json``): which ONNX files to load and how to feed them.
+
+Training writes the manifest beside its exports, so the runtime never guesses an input size, a
+channel order or a class order: a retrained model with a new size or class list loads without a
+code change. Unknown keys are ignored (training may record its metrics there), but every key the
+runtime uses is checked, and a bad manifest raises :class:`ModelError` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from engine.cards import Card, CardError
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+"""Where the shipped models live: ``vision/models/`` in the source tree and the installed package."""
+
+MANIFEST_NAME = "models.json"
+
+
+class ModelError(RuntimeError):
+    """The models cannot be loaded: a missing file, a bad manifest, or an ONNX graph of the wrong shape."""
+
+
+class DetectorSpec(BaseModel):
+    """The corner-index detector: an ultralytics YOLOv8 export, letterboxed square RGB input in 0..1."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    file: str
+    imgsz: int = Field(gt=0, le=4096)
+    classes: list[str] = Field(min_length=1)
+
+
+class ClassifierSpec(BaseModel):
+    """The crop classifier that names the card from one corner index (any rotation)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    file: str
+    input_size: tuple[int, int]
+    """``(height, width)`` of one crop."""
+    channels: Literal["RGB", "BGR", "GRAY"] = "RGB"
+    scale: Literal["0..1 float", "0..255 float"] = "0..1 float"
+    classes: list[str] = Field(min_length=2)
+    crop_margin: float = Field(default=0.15, ge=0.0, le=2.0)
+    """Context added around the detector's box on each side, as a fraction of the box's size."""
+    crop_shape: Literal["square", "box"] = "square"
+    """``square``: the crop is the smallest square around the widened box, so the index keeps its
+    aspect ratio whatever its rotation; ``box``: the widened box itself, stretched to the input size."""
+
+    @field_validator("input_size")
+    @classmethod
+    def _positive(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if min(value) <= 0 or max(value) > 1024:
+            raise ValueError(f"input_size must be two sizes in 1..1024, not {list(value)}")
+        return value
+
+    @field_validator("classes")
+    @classmethod
+    def _cards(cls, value: list[str]) -> list[str]:
+        for text in value:
+            try:
+                Card.from_text(text)
+            except CardError as exc:
+                raise ValueError(str(exc)) from None
+        if len(set(value)) != len(value):
+            raise ValueError("classes repeat a card")
+        return value
+
+    def cards(self) -> list[Card]:
+        """The output classes as cards, in output order."""
+        return [Card.from_text(text) for text in self.classes]
+
+
+class Manifest(BaseModel):
+    """The whole ``models.json``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    detector: DetectorSpec
+    classifier: ClassifierSpec
+
+    @classmethod
+    def load(cls, model_dir: Path) -> Manifest:
+        """Read and check ``model_dir/models.json``; raise :class:`ModelError` saying what is wrong."""
+        path = Path(model_dir) / MANIFEST_NAME
+        if not path.is_file():
+            raise ModelError(f"no model manifest at {path} (train with `cardtable vision train`, or pass --models DIR)")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ModelError(f"{path}: not readable JSON ({exc})") from None
+        try:
+            manifest = cls.model_validate(data)
+        except ValidationError as exc:
+            raise ModelError(f"{path}: {_explain(exc)}") from None
+        for spec in (manifest.detector, manifest.classifier):
+            if not (Path(model_dir) / spec.file).is_file():
+                raise ModelError(f"{path}: model file {spec.file!r} is missing from {model_dir}")
+        return manifest
+
+
+def _explain(exc: ValidationError) -> str:
+    """Pydantic's errors as ``field.path: message`` lines, without its URLs."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error["loc"]) or "(top level)"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)

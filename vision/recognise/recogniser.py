@@ -1,0 +1,104 @@
+"""``OnnxRecogniser``: the Pi's card reader, a detector and a classifier run with onnxruntime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import Card
+from vision.detections import Detection
+from vision.recognise.classifier import CornerClassifier
+from vision.recognise.detector import CornerDetector, TileMode
+from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
+
+
+class OnnxRecogniser:
+    """Reads the printed corner indices in a BGR frame and names the card of each.
+
+    ``threads`` is onnxruntime's intra-op thread count (one on the Pi, where other services share
+    the cores). ``conf`` and ``iou`` are the detector's score threshold and NMS overlap;
+    ``top_k`` is how many classifier candidates each detection carries for the controller to fall
+    back on. ``tile`` decides whether wide frames are read as overlapping tiles (see
+    :func:`vision.recognise.detector.tile_windows`).
+
+    Each :class:`~vision.detections.Detection` is one corner index: ``polygon`` is its box in the
+    input image's pixels (clockwise from top-left), ``confidence`` is the classifier's probability
+    of ``card``.
+    """
+
+    def __init__(
+        self,
+        model_dir: Path | str = DEFAULT_MODEL_DIR,
+        *,
+        threads: int = 1,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        top_k: int = 3,
+        max_detections: int = 100,
+        tile: TileMode = "auto",
+    ) -> None:
+        if top_k < 1:
+            raise ValueError(f"top_k must be at least 1, not {top_k}")
+        if not 0.0 <= conf <= 1.0 or not 0.0 < iou <= 1.0:
+            raise ValueError(f"conf must be in 0..1 and iou in (0, 1], not conf={conf} iou={iou}")
+        self.model_dir = Path(model_dir)
+        self.manifest = Manifest.load(self.model_dir)
+        self.detector = CornerDetector(
+            self.model_dir / self.manifest.detector.file,
+            self.manifest.detector,
+            threads=threads,
+            conf=conf,
+            iou=iou,
+            max_detections=max_detections,
+            tile=tile,
+        )
+        self.classifier = CornerClassifier(
+            self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads
+        )
+        self.cards: list[Card] = self.manifest.classifier.cards()
+        self.top_k = min(top_k, len(self.cards))
+        self.threads = threads
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        """The corner indices in ``image`` (BGR ``uint8``, H x W x 3; grey and BGRA are accepted too)."""
+        bgr = _as_bgr(image)
+        boxes, _scores = self.detector.boxes(bgr)
+        if not len(boxes):
+            return []
+        probs = self.classifier.probabilities(self.classifier.crops(bgr, boxes))
+        order = np.argsort(-probs, axis=1)[:, : self.top_k]
+        detections = []
+        for box, row, best in zip(boxes, probs, order, strict=True):
+            x1, y1, x2, y2 = (float(v) for v in box)
+            candidates = tuple((self.cards[int(i)], float(row[i])) for i in best)
+            detections.append(
+                Detection(
+                    card=candidates[0][0],
+                    confidence=candidates[0][1],
+                    polygon=((x1, y1), (x2, y1), (x2, y2), (x1, y2)),
+                    candidates=candidates,
+                )
+            )
+        return detections
+
+    def __repr__(self) -> str:
+        return f"OnnxRecogniser(model_dir={str(self.model_dir)!r}, threads={self.threads})"
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    """The frame as 3-channel uint8, or a ValueError saying what was passed instead."""
+    if not isinstance(image, np.ndarray):
+        raise ValueError(f"expected an image as a numpy array, not {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 image, not {image.dtype}")
+    if image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected an H x W x 3 BGR image, not shape {image.shape}")
+    if image.shape[0] < 8 or image.shape[1] < 8:
+        raise ValueError(f"image too small to read cards: {image.shape[1]}x{image.shape[0]}")
+    return image
