@@ -1,0 +1,164 @@
+"""Card recognition: score it on labelled photos, tune how corners combine, train the models.
+
+  cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N]
+  cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
+  cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
+
+``eval`` prints one JSON object: {"images", "cards", "recall", "precision", "subsets": {...},
+"latency_ms": {"p50", "p95"}, "threads"}. See docs/vision.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.evaluation import Dataset
+    from vision.recognise import OnnxRecogniser
+
+NAME = "vision"
+HELP = "evaluate, tune or train card recognition"
+
+TUNE_THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, not {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, not {value}")
+    return value
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", metavar="DATASET", type=Path, help="folder with index.json and its images")
+    parser.add_argument("--models", type=Path, default=None, help="model folder with models.json (default: shipped)")
+    parser.add_argument("--threads", type=_positive, default=1, help="onnxruntime threads (default 1, as on the Pi)")
+    parser.add_argument("--limit", type=_positive, default=None, help="only the first N images of the index")
+    parser.add_argument("--conf", type=_fraction, default=None, help="detector score threshold")
+    parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto", help="read wide frames as tiles")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="vision_command", metavar="ACTION")
+    ev = sub.add_parser("eval", help="recall, precision and latency on a labelled image folder")
+    _add_model_options(ev)
+    ev.add_argument("--errors", type=Path, default=None, metavar="DIR", help="write annotated failures here")
+    ev.add_argument("--threshold", type=_fraction, default=None, help="evidence a card needs (see docs/vision.md)")
+    ev.add_argument("--top-only", action="store_true", help="count only each corner's first candidate")
+    tune = sub.add_parser("tune", help="recall/precision for a range of card-vote thresholds (synthetic sets)")
+    _add_model_options(tune)
+    train = sub.add_parser("train", help="generate synthetic data and train the models (train extra)")
+    train.add_argument("train_args", nargs=argparse.REMAINDER, help="options for the training pipeline, after --")
+
+
+def run(args: argparse.Namespace) -> int:
+    command = getattr(args, "vision_command", None)
+    if command == "eval":
+        return _eval(args)
+    if command == "tune":
+        return _tune(args)
+    if command == "train":
+        return _train(args)
+    args._parser.print_help()
+    return 2
+
+
+def _load(args: argparse.Namespace) -> tuple[Dataset, OnnxRecogniser] | None:
+    """The dataset and the recogniser, or None after printing why they cannot be loaded."""
+    from vision.evaluation import Dataset, DatasetError
+    from vision.recognise import DEFAULT_MODEL_DIR, ModelError, OnnxRecogniser
+    from vision.recognise.recogniser import DEFAULT_CONF
+
+    try:
+        dataset = Dataset.load(args.dataset)
+    except DatasetError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return None
+    conf = DEFAULT_CONF if args.conf is None else args.conf
+    try:
+        recogniser = OnnxRecogniser(args.models or DEFAULT_MODEL_DIR, threads=args.threads, conf=conf, tile=args.tile)
+    except ModelError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return None
+    return dataset, recogniser
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.evaluation import DatasetError, evaluate
+    from vision.recognise import CardVote
+    from vision.recognise.cards import DEFAULT_VOTE
+
+    loaded = _load(args)
+    if loaded is None:
+        return 2
+    dataset, recogniser = loaded
+    vote = CardVote(
+        threshold=DEFAULT_VOTE.threshold if args.threshold is None else args.threshold,
+        top_only=args.top_only or DEFAULT_VOTE.top_only,
+        min_probability=DEFAULT_VOTE.min_probability,
+    )
+    try:
+        report = evaluate(recogniser, dataset, vote=vote, limit=args.limit, errors=args.errors, threads=args.threads)
+    except DatasetError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cardtable vision: cannot write failures to {args.errors}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.summary()))
+    return 0
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from vision.evaluation import DatasetError, evaluate, sweep
+    from vision.recognise import CardVote
+
+    loaded = _load(args)
+    if loaded is None:
+        return 2
+    dataset, recogniser = loaded
+    try:
+        report = evaluate(recogniser, dataset, limit=args.limit, threads=args.threads)
+    except DatasetError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return 2
+    votes = [CardVote(threshold=t, top_only=top) for top in (False, True) for t in TUNE_THRESHOLDS]
+    print(json.dumps({"sweep": sweep(report, votes), "latency_ms": report.summary()["latency_ms"]}, indent=1))
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    argv = list(args.train_args)
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    try:
+        from vision.training.pipeline import main as train_main
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing in {"torch", "ultralytics", "torchvision", "onnx"}:
+            print(
+                f"cardtable vision train: {missing} is not installed; training needs the train extra:"
+                " pip install -e '.[train]' (or `make train`)",
+                file=sys.stderr,
+            )
+        else:
+            print(f"cardtable vision train: the training pipeline cannot be loaded ({exc})", file=sys.stderr)
+        return 2
+    return int(train_main(argv))

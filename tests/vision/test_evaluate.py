@@ -1,0 +1,231 @@
+"""`cardtable vision eval`: the exact JSON, the set scoring, failure pictures and clear dataset errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.cli import main
+from engine.cards import Card
+from tests.vision.recognise_models import GREEN, RED, write_models
+from vision.evaluation import Dataset, DatasetError, Tally
+
+ROOT = Path(__file__).resolve().parents[2]
+BGR_RED, BGR_GREEN = (0, 0, 255), (0, 255, 0)
+
+
+def _image(path: Path, colour: tuple[int, int, int]) -> None:
+    image = np.full((64, 64, 3), 80, np.uint8)
+    image[24:40, 24:40] = colour
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), image)
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    """Three images; the stand-in models read a red square as RED and a green one as GREEN."""
+    root = tmp_path / "set"
+    entries = [
+        ("a.png", BGR_RED, "s1", [RED]),  # right
+        ("b.png", BGR_GREEN, "s1", [RED]),  # wrong: one false card, one missed
+        ("c.png", BGR_RED, "s2", [RED, "5H"]),  # one of two
+    ]
+    index = []
+    for name, colour, subset, cards in entries:
+        _image(root / "images" / name, colour)
+        index.append(
+            {
+                "image": f"images/{name}",
+                "width": 64,
+                "height": 64,
+                "cards": [{"card": c, "box": [24, 24, 40, 40]} for c in cards],
+                "subset": subset,
+                "distinct_cards": cards,
+            }
+        )
+    (root / "index.json").write_text(json.dumps(index))
+    return root
+
+
+@pytest.fixture
+def models(tmp_path: Path) -> Path:
+    return write_models(tmp_path / "models", imgsz=64, boxes=[(32, 32, 16, 16, 0.9)])
+
+
+def _eval(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["vision", "eval", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_eval_prints_one_json_object_with_exactly_the_agreed_keys(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = _eval(capsys, str(dataset), "--models", str(models))
+
+    assert status == 0
+    report = json.loads(out)
+    assert list(report) == ["images", "cards", "recall", "precision", "subsets", "latency_ms", "threads"]
+    assert set(report["subsets"]) == {"s1", "s2"}
+    for subset in report["subsets"].values():
+        assert list(subset) == ["images", "cards", "recall", "precision"]
+    assert list(report["latency_ms"]) == ["p50", "p95"]
+    assert report["threads"] == 1
+    assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] > 0
+
+
+def test_eval_scores_distinct_cards_per_image_micro_averaged(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _eval(capsys, str(dataset), "--models", str(models))
+    report = json.loads(out)
+
+    # found: {RED}, {GREEN}, {RED}; truth: {RED}, {RED}, {RED, 5H}
+    assert (report["images"], report["cards"]) == (3, 4)
+    assert report["recall"] == pytest.approx(2 / 4, abs=1e-4)
+    assert report["precision"] == pytest.approx(2 / 3, abs=1e-4)
+    assert report["subsets"]["s1"] == {"images": 2, "cards": 2, "recall": 0.5, "precision": 0.5}
+    assert report["subsets"]["s2"] == {"images": 1, "cards": 2, "recall": 0.5, "precision": 1.0}
+
+
+def test_limit_reads_only_the_first_images(dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--limit", "1", "--threads", "2")
+    report = json.loads(out)
+    assert (report["images"], report["recall"], report["precision"], report["threads"]) == (1, 1.0, 1.0, 2)
+
+
+def test_errors_dir_gets_a_picture_and_a_record_of_each_failure(
+    dataset: Path, models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = tmp_path / "errors"
+    status, _, _ = _eval(capsys, str(dataset), "--models", str(models), "--errors", str(errors))
+
+    assert status == 0
+    records = json.loads((errors / "failures.json").read_text())
+    assert [(r["subset"], r["missed"], r["false"]) for r in records] == [("s1", [RED], [GREEN]), ("s2", ["5H"], [])]
+    pictures = sorted(errors.glob("*.jpg"))
+    assert len(pictures) == 2
+    drawn = cv2.imread(str(pictures[0]))
+    assert drawn is not None and drawn.shape == (64, 64, 3)
+
+
+def _index(root: Path, entries: object) -> Path:
+    return _text(root, json.dumps(entries))
+
+
+def _text(root: Path, text: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "index.json").write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p / "nowhere", "no such dataset folder"),
+        (lambda p: p, "no index.json"),
+        (lambda p: _text(p, "{not json"), "not readable JSON"),
+        (lambda p: _index(p, {"image": "x"}), "expected a list"),
+        (lambda p: _index(p, []), "lists no images"),
+        (lambda p: _index(p, [{"image": "images/a.png", "distinct_cards": ["ZZ"]}]), r"entry 0 \(images/a.png\).*'ZZ'"),
+        (lambda p: _index(p, [{"image": "images/gone.png"}]), "gone.png does not exist"),
+        (lambda p: _index(p, [{"cards": []}]), r"entry 0: image: Field required"),
+        (lambda p: _index(p, [{"image": "i.png", "cards": [{"card": "QS", "box": [1, 2]}]}]), r"cards\.0\.box"),
+    ],
+)
+def test_malformed_datasets_exit_2_with_a_clear_message(
+    tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], Path], message: str
+) -> None:
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    _image(folder / "images" / "a.png", BGR_RED)
+    _image(folder / "i.png", BGR_RED)
+    target = make(folder)
+
+    status, out, err = _eval(capsys, str(target), "--models", str(models))
+
+    assert status == 2 and out == ""
+    assert err.startswith("cardtable vision: ")
+    assert re.search(message, err), err
+
+
+def test_an_unreadable_image_is_named(tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _index(tmp_path / "set", [{"image": "broken.jpg", "distinct_cards": []}])
+    (folder / "broken.jpg").write_bytes(b"not a jpeg")
+    status, _, err = _eval(capsys, str(folder), "--models", str(models))
+    assert status == 2 and "broken.jpg: not an image" in err
+
+
+def test_missing_models_exit_2(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _eval(capsys, str(dataset), "--models", str(tmp_path / "none"))
+    assert status == 2 and "no model manifest" in err
+
+
+def test_a_bad_dataset_from_the_shell_shows_no_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "vision", "eval", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2
+    assert "no such dataset folder" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_tune_lists_recall_and_precision_per_threshold(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["vision", "tune", str(dataset), "--models", str(models)]) == 0
+    rows = json.loads(capsys.readouterr().out)["sweep"]
+    assert {row["top_only"] for row in rows} == {False, True}
+    assert all(0.0 <= row["recall"] <= 1.0 and 0.0 <= row["precision"] <= 1.0 for row in rows)
+
+
+def test_missing_distinct_cards_are_taken_from_the_corners(tmp_path: Path) -> None:
+    folder = _index(tmp_path / "set", [{"image": "a.png", "cards": [{"card": "10C", "box": [0, 0, 5, 5]}]}])
+    _image(folder / "a.png", BGR_RED)
+    (sample,) = Dataset.load(folder).samples
+    assert sample.cards == {Card.from_text("10C")} and sample.subset == "all"
+    with pytest.raises(DatasetError):
+        Dataset.load(tmp_path / "elsewhere")
+
+
+def test_precision_with_no_claims_is_perfect_only_when_nothing_was_there() -> None:
+    empty, missed = Tally(), Tally()
+    empty.add(set(), set())
+    missed.add(set(), {Card.from_text("AS")})
+    assert (empty.recall, empty.precision) == (1.0, 1.0)
+    assert (missed.recall, missed.precision) == (0.0, 0.0)
+
+
+def test_train_forwards_its_options_to_the_training_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[list[str]] = []
+
+    def fake_main(argv: list[str]) -> int:
+        seen.append(list(argv))
+        return 0
+
+    fake = types.ModuleType("vision.training.pipeline")
+    fake.main = fake_main  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.training", types.ModuleType("vision.training"))
+    monkeypatch.setitem(sys.modules, "vision.training.pipeline", fake)
+
+    assert main(["vision", "train", "--", "--epochs", "3"]) == 0
+    assert seen == [["--epochs", "3"]]
+
+
+def test_train_without_its_pipeline_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "vision.training.pipeline", None)
+    assert main(["vision", "train"]) == 2
+    assert "cardtable vision train:" in capsys.readouterr().err
