@@ -1,0 +1,341 @@
+"""The MQTT feed: retained status and state, numbered QoS 1 events, operator control.
+
+Topics (docs/mqtt-topics.md): ``<prefix>/<table>/status`` (retained ``online``/``stopped``, last will
+``offline``), ``.../state`` (retained public snapshot with the ``seq`` of the last event it includes),
+``.../events`` (QoS 1, ``seq`` +1 per event) and ``.../control`` (operator commands in).
+
+Unlike Frigate's client, which drops what it cannot send while disconnected, this feed loses nothing:
+each event is committed to the :class:`~controller.feed.outbox.Outbox` (fsync) before paho sees it.
+Within one process paho itself keeps QoS 1 messages across a broker outage and resends them in order
+after reconnecting; across a restart the new process resends every event the broker never
+acknowledged (PUBACK, tracked with ``on_publish``), oldest first, before any new one. Subscribers drop
+duplicates by ``seq``.
+
+Threads: paho's network thread runs ``on_command``; the controller should hand the command to its own
+loop (a queue) rather than act on it there.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any
+
+from controller.feed.config import FeedConfig
+from controller.feed.control import Command, CommandError, command_id_of, parse_command
+from controller.feed.guard import HiddenCards, check_payload
+from controller.feed.outbox import Outbox
+from controller.feed.topics import STATUS_OFFLINE, STATUS_ONLINE, STATUS_STOPPED, Topics
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+    from controller.feed.broker import EmbeddedBroker
+    from engine.cards import Card
+
+log = logging.getLogger("cardtable.feed")
+
+_EVENT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_ENVELOPE = ("seq", "type", "ts", "table")
+
+CommandCallback = Callable[[Command], None]
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds since the epoch: the ``ts`` of events and snapshots."""
+    return int(time.time() * 1000)
+
+
+class Feed:
+    """Publishes one table's public game to an MQTT broker. Use :meth:`open`; close with :meth:`close`.
+
+    ``hidden_cards``: a callable returning the cards hidden right now; every payload is checked against
+    it (:mod:`controller.feed.guard`) and one naming a hidden card raises ``LeakError`` unpublished.
+    """
+
+    def __init__(self, config: FeedConfig, *, hidden_cards: HiddenCards | None = None) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.config = config
+        self.topics = Topics(config.topic_prefix, config.table_id)
+        self.hidden_cards = hidden_cards
+        self.on_command: CommandCallback | None = None
+        self.broker: EmbeddedBroker | None = None
+        self._outbox = Outbox(config.outbox)
+        self._lock = threading.Lock()
+        self._delivered = threading.Condition(self._lock)
+        self._inflight: dict[int, int | None] = {}  # mid -> event seq (None: status/state)
+        self._early_acks: set[int] = set()
+        self._unacked: set[int] = set()
+        self._connected = threading.Event()
+        self._closed = False
+        self._last_state: str | None = self._outbox.saved_state()
+        self.connect_error: str | None = None
+
+        host, port = config.host, config.port
+        if host is None:
+            from controller.feed.broker import EmbeddedBroker
+
+            self.broker = EmbeddedBroker(
+                bind=config.embedded_bind, tcp_port=config.embedded_tcp_port, ws_port=config.embedded_ws_port
+            )
+            self.broker.start()
+            host, port = self.broker.bind, self.broker.tcp_port
+
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=config.resolved_client_id,
+            transport="websockets" if config.transport == "websockets" else "tcp",
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        client.will_set(self.topics.status, STATUS_OFFLINE, qos=1, retain=True)
+        if config.username is not None:
+            client.username_pw_set(config.username, config.resolved_password())
+        client.reconnect_delay_set(min_delay=1, max_delay=8)
+        client.max_inflight_messages_set(100)
+        client.max_queued_messages_set(0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        self._client = client
+
+        # Events a previous process stored but the broker never acknowledged go first, in order.
+        for entry in self._outbox.pending():
+            self._send(self.topics.events, entry.payload, retain=False, seq=entry.seq)
+        client.connect_async(host, port, keepalive=config.keepalive)
+        client.loop_start()
+
+    @classmethod
+    def open(cls, config: FeedConfig, *, hidden_cards: HiddenCards | None = None) -> Feed | NullFeed:
+        """The feed the config asks for: a :class:`NullFeed` when ``enabled`` is false."""
+        if not config.enabled:
+            return NullFeed(config)
+        return cls(config, hidden_cards=hidden_cards)
+
+    # ------------------------------------------------------------------ publishing
+
+    @property
+    def last_seq(self) -> int:
+        """``seq`` of the newest event (0 before the first)."""
+        return self._outbox.last_seq()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def wait_connected(self, timeout: float = 10.0) -> bool:
+        return self._connected.wait(timeout)
+
+    def publish_event(self, type: str, data: dict[str, Any] | None = None) -> int:
+        """Store and publish one event; returns its ``seq``. Raises ``LeakError`` or ``ValueError``."""
+        if self._closed:
+            raise RuntimeError("the feed is closed")
+        if not isinstance(type, str) or not _EVENT_TYPE.match(type):
+            raise ValueError(f"event type must be lower_snake_case text, not {type!r}")
+        body = dict(data or {})
+        self._guard(body, f"{self.topics.events} ({type})")
+        _check_json(body, f"event {type!r}")
+        table = self.config.table_id
+        entry = self._outbox.append(
+            lambda seq: {"seq": seq, "type": type, "ts": now_ms(), "table": table, "data": body}
+        )
+        self._send(self.topics.events, entry.payload, retain=False, seq=entry.seq)
+        return entry.seq
+
+    def publish_state(self, snapshot: dict[str, Any]) -> None:
+        """Publish the retained public snapshot. ``seq`` defaults to the last event's, ``ts`` to now."""
+        if self._closed:
+            raise RuntimeError("the feed is closed")
+        body = dict(snapshot)
+        body.setdefault("seq", self.last_seq)
+        body.setdefault("table", self.config.table_id)
+        body.setdefault("ts", now_ms())
+        self._guard(body, self.topics.state)
+        _check_json(body, "state snapshot")
+        payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        self._outbox.save_state(payload)
+        self._last_state = payload
+        self._send(self.topics.state, payload, retain=True, seq=None)
+
+    def wait_delivered(self, timeout: float = 10.0) -> bool:
+        """Block until the broker has acknowledged every event published so far (True) or timeout."""
+        deadline = time.monotonic() + timeout
+        with self._delivered:
+            while self._unacked:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._delivered.wait(left)
+        return True
+
+    @property
+    def pending_count(self) -> int:
+        """Events not yet acknowledged by the broker."""
+        with self._lock:
+            return len(self._unacked)
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Publish ``stopped``, give queued events up to ``timeout`` to go out, disconnect. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._connected.is_set():
+                self.wait_delivered(timeout)
+                info = self._client.publish(self.topics.status, STATUS_STOPPED, qos=1, retain=True)
+                try:
+                    info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError):
+                    log.warning("could not publish 'stopped' before closing")
+            self._client.disconnect()
+        finally:
+            self._client.loop_stop()
+            self._outbox.close()
+            if self.broker is not None:
+                self.broker.stop()
+
+    def __enter__(self) -> Feed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ internals
+
+    def _guard(self, body: dict[str, Any], where: str) -> None:
+        if self.hidden_cards is not None:
+            hidden: Collection[Card] = self.hidden_cards()
+            check_payload(body, hidden, where)
+
+    def _send(self, topic: str, payload: str, *, retain: bool, seq: int | None) -> None:
+        if seq is not None:
+            with self._lock:
+                self._unacked.add(seq)
+        info = self._client.publish(topic, payload, qos=1, retain=retain)
+        with self._lock:
+            if info.mid in self._early_acks:
+                self._early_acks.discard(info.mid)
+                self._acked(seq)
+            else:
+                self._inflight[info.mid] = seq
+
+    def _acked(self, seq: int | None) -> None:
+        """Record an acknowledgement; the caller holds ``self._lock``."""
+        if seq is None:
+            return
+        self._outbox.ack(seq)
+        self._unacked.discard(seq)
+        if not self._unacked:
+            self._delivered.notify_all()
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
+        with self._lock:
+            if mid in self._inflight:
+                self._acked(self._inflight.pop(mid))
+            else:
+                self._early_acks.add(mid)
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            self.connect_error = str(reason_code)
+            log.error("broker refused the connection: %s", reason_code)
+            return
+        self.connect_error = None
+        log.info("connected to the broker")
+        client.subscribe(self.topics.control, qos=1)
+        # After a broker restart without persistence the retained topics are gone: put them back.
+        if self._last_state is not None:
+            self._send(self.topics.state, self._last_state, retain=True, seq=None)
+        self._send(self.topics.status, STATUS_ONLINE, retain=True, seq=None)
+        self._connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        self._connected.clear()
+        if not self._closed:
+            log.warning("lost the broker (%s); events are kept and resent", reason_code)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic != self.topics.control:
+            return
+        try:
+            command = parse_command(message.payload, token=self.config.control_token)
+        except CommandError as exc:
+            self._error_event(str(exc), command_id_of(message.payload))
+            return
+        callback = self.on_command
+        if callback is None:
+            self._error_event(f"command {command.NAME!r} ignored: nothing handles commands", command.id)
+            return
+        try:
+            callback(command)
+        except Exception as exc:  # the referee refused it; the table goes on
+            log.warning("command %s failed: %s", command.NAME, exc)
+            self._error_event(f"command {command.NAME!r} failed: {exc}", command.id)
+
+    def _error_event(self, message: str, command_id: str | None) -> None:
+        data: dict[str, Any] = {"error": message}
+        if command_id is not None:
+            data["id"] = command_id
+        try:
+            self.publish_event("error", data)
+        except Exception:  # the error text itself leaked or the feed closed: log only
+            log.exception("could not publish an error event")
+
+
+class NullFeed:
+    """The feed when MQTT is disabled: same API, publishes nothing, still numbers events."""
+
+    def __init__(self, config: FeedConfig | None = None) -> None:
+        self.config = config
+        self.on_command: CommandCallback | None = None
+        self.hidden_cards: HiddenCards | None = None
+        self.broker: EmbeddedBroker | None = None
+        self._seq = 0
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    @property
+    def connected(self) -> bool:
+        return False
+
+    def wait_connected(self, timeout: float = 10.0) -> bool:
+        return False
+
+    def publish_event(self, type: str, data: dict[str, Any] | None = None) -> int:
+        self._seq += 1
+        return self._seq
+
+    def publish_state(self, snapshot: dict[str, Any]) -> None:
+        return None
+
+    def wait_delivered(self, timeout: float = 10.0) -> bool:
+        return True
+
+    @property
+    def pending_count(self) -> int:
+        return 0
+
+    def close(self, timeout: float = 3.0) -> None:
+        return None
+
+    def __enter__(self) -> NullFeed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_json(body: dict[str, Any], what: str) -> None:
+    try:
+        json.dumps(body)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} is not JSON-serialisable: {exc}") from None
