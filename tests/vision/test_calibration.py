@@ -1,0 +1,124 @@
+"""Calibration finds the mat in a camera view and maps pixels to table millimetres."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    Calibrator,
+    CalibratorSettings,
+    MarkersMissing,
+    assess_image,
+    calibrate,
+    draw_overlay,
+    felt_mask,
+)
+from vision.mat import render_mat
+from vision.zones import layout_for
+
+PPM = 2.0
+
+
+def _view(layout, corners_px, size=(1280, 720)):
+    """The mat seen by a camera whose view puts the mat's corners at ``corners_px``; returns image and H."""
+    mat = render_mat(layout, PPM)
+    src = np.float32([[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]])
+    table_to_image = cv2.getPerspectiveTransform(src, np.float32(corners_px))
+    # a mat pixel's centre is at (i + 0.5) / PPM mm
+    mat_to_table = np.array([[1 / PPM, 0, 0.5 / PPM], [0, 1 / PPM, 0.5 / PPM], [0, 0, 1]])
+    image = cv2.warpPerspective(mat, table_to_image @ mat_to_table, size, borderValue=(60, 90, 120))
+    return image, table_to_image
+
+
+TILTED = [[250, 60], [1040, 75], [1130, 690], [160, 680]]
+
+
+def test_recovers_known_homography_within_a_millimetre():
+    layout = layout_for("358")
+    image, table_to_image = _view(layout, TILTED)
+    cal = calibrate(image, layout)
+    assert cal.error_mm < 0.5
+    table = np.array([[60.0, 80.0], [297.0, 210.0], [550.0, 380.0], [120.0, 400.0]])
+    seen = cv2.perspectiveTransform(table.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+    assert np.abs(cal.to_table(seen) - table).max() < 1.0
+    assert np.abs(cal.to_image(table) - seen).max() < 1.0
+
+
+def test_missing_markers_are_named():
+    layout = layout_for("makao")
+    image, _ = _view(layout, TILTED)
+    image[:200, 900:] = (60, 90, 120)  # cover the top-right marker
+    image[500:, :400] = (60, 90, 120)  # and the bottom-left one
+    with pytest.raises(MarkersMissing) as info:
+        calibrate(image, layout)
+    assert info.value.missing == [1, 3]
+    assert "1 (top-right)" in str(info.value) and "3 (bottom-left)" in str(info.value)
+
+
+def test_three_markers_are_enough_when_allowed():
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    image[:200, 900:] = (60, 90, 120)
+    cal = calibrate(image, layout, min_markers=3)
+    assert cal.error_mm < 0.5
+
+
+def test_save_and_load_round_trip(tmp_path):
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    cal = calibrate(image, layout)
+    path = tmp_path / "calib.json"
+    cal.save(path)
+    again = Calibration.load(path)
+    assert np.allclose(again.homography, cal.homography)
+    assert again.image_size == (1280, 720)
+    (tmp_path / "bad.json").write_text(json.dumps({"homography": [1, 2]}))
+    with pytest.raises(CalibrationError, match="not a calibration file"):
+        Calibration.load(tmp_path / "bad.json")
+    with pytest.raises(CalibrationError, match="not found"):
+        Calibration.load(tmp_path / "nope.json")
+
+
+def test_calibrator_redoes_the_homography_when_the_camera_is_bumped():
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout), CalibratorSettings(check_every=5, confirm_checks=2))
+    for i in range(1, 11):
+        assert calibrator.update(i, image) is None
+    bumped_corners = [[x + 25, y + 12] for x, y in TILTED]
+    bumped, table_to_image = _view(layout, bumped_corners)
+    results = [calibrator.update(i, bumped) for i in range(11, 21)]
+    new = [r for r in results if r is not None]
+    assert len(new) == 1, "one recalibration after two drifted checks"
+    probe = cv2.perspectiveTransform(np.array([[[300.0, 200.0]]]), table_to_image).reshape(-1, 2)
+    assert np.abs(new[0].to_table(probe) - [300, 200]).max() < 1.0
+
+
+def test_calibrator_ignores_a_hand_over_one_check():
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout), CalibratorSettings(check_every=1, confirm_checks=2))
+    bumped, _ = _view(layout, [[x + 25, y + 12] for x, y in TILTED])
+    assert calibrator.update(1, bumped) is None  # one odd check
+    assert calibrator.update(2, image) is None  # back where it was
+    assert calibrator.update(3, bumped) is None
+    assert calibrator.recalibrations == 0
+
+
+def test_glare_and_darkness_are_reported():
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    cal = calibrate(image, layout)
+    felt = felt_mask(cal, layout)
+    assert assess_image(image, felt).warnings == ()
+    glare = image.copy()
+    cv2.circle(glare, (640, 360), 90, (255, 255, 255), -1)
+    assert any("glare" in w for w in assess_image(glare, felt).warnings)
+    dark = (image // 8).astype(np.uint8)
+    assert any("dark" in w for w in assess_image(dark, felt).warnings)
+    picture = draw_overlay(glare, layout, cal, warnings=assess_image(glare, felt).warnings)
+    assert picture.shape == image.shape and not np.array_equal(picture, glare)

@@ -1,0 +1,84 @@
+"""The synthetic table draws what a script plays and knows the truth of every frame."""
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
+from vision.calibration import calibrate
+from vision.render import Collect, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.sources.synthetic import SyntheticSource, demo_script
+from vision.zones import LayoutError, layout_for
+
+C = Card.from_text
+
+
+def _renderer(game="358", seed=3, **kw):
+    return TableRenderer(layout_for(game), RenderSettings(**kw), seed=seed, face_loader=placeholder_face,
+                         boxes_loader=placeholder_boxes)
+
+
+def test_a_trick_is_drawn_with_its_truth():
+    r = _renderer()
+    frames = list(r.render([Place(C("QS"), "seat0", 0), Place(C("10H"), "seat1", 1), Collect(("seat0", "seat1"), 1)]))
+    assert all(f.frame.image.shape == (720, 1280, 3) for f in frames)
+    assert [f.frame.index for f in frames] == list(range(len(frames)))
+    placed = [e for e in r.events if e.kind == "placed"]
+    assert [(e.card, e.zone) for e in placed] == [(C("QS"), "seat0"), (C("10H"), "seat1")]
+    for e in placed:
+        still = frames[e.still_frame]
+        assert not still.truth.hand
+        assert frames[e.still_frame - 1].truth.hand, "the frame before the card became still has the hand in it"
+        assert e.card in still.truth.zones[e.zone]
+        seen = [c for c in still.truth.corners if c.card == e.card and c.visible]
+        assert len(seen) == 2, "both printed corners visible once the hand is gone"
+    cleared = {e.zone for e in r.events if e.kind == "cleared"}
+    assert cleared == {"seat0", "seat1"}
+    assert frames[-1].truth.zones["seat0"] == () and not frames[-1].truth.hand
+
+
+def test_hand_hides_corners_while_placing():
+    r = _renderer(seed=5)
+    frames = r.apply(Place(C("7D"), "seat0", 0))
+    let_go = next(f for f in frames if f.truth.zones["seat0"])
+    assert let_go.truth.hand
+    assert any(not c.visible for c in let_go.truth.corners), "the placing hand covers a corner"
+
+
+def test_same_seed_same_frames_and_the_calibration_matches():
+    a = [f.frame.image for f in _renderer(seed=9).render([Place(C("2C"), "seat2", 2), Wait(2)])]
+    b = [f.frame.image for f in _renderer(seed=9).render([Place(C("2C"), "seat2", 2), Wait(2)])]
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    r = _renderer(seed=9)
+    image = r.apply(Wait(1))[0].frame.image
+    cal = calibrate(image, r.layout)
+    truth = r.true_calibration()
+    probe = np.array([[100.0, 100.0], [500.0, 350.0]])
+    px = truth.to_image(probe)
+    assert np.abs(cal.to_table(px) - probe).max() < 1.5
+
+
+def test_slide_and_pick_up_truth():
+    r = _renderer()
+    list(r.render([Place(C("AS"), "seat1", 1), Slide(C("AS"), "exchange", 1), PickUp(C("AS"), 1)]))
+    kinds = [(e.kind, e.zone) for e in r.events]
+    assert kinds == [("placed", "seat1"), ("moved", "exchange"), ("cleared", "seat1"), ("removed", "exchange"),
+                     ("cleared", "exchange")]
+    with pytest.raises(LayoutError, match="not on the table"):
+        r.apply(PickUp(C("AS")))
+
+
+def test_makao_pile_grows_and_covers_older_cards():
+    r = _renderer("makao", seed=2)
+    frames = list(r.render([Place(C(t), "pile", i % 3) for i, t in enumerate(["5H", "5S", "6S", "6D", "KD"])]))
+    assert frames[-1].truth.zones["pile"] == tuple(C(t) for t in ["5H", "5S", "6S", "6D", "KD"])
+    top = [c for c in frames[-1].truth.corners if c.card == C("KD")]
+    assert all(c.visible for c in top)
+
+
+def test_synthetic_source_and_demo_script():
+    script = demo_script("358", seed=1, tricks=2)
+    assert sum(isinstance(a, Place) for a in script) == 6 and sum(isinstance(a, Collect) for a in script) == 2
+    src = SyntheticSource(_renderer(), script[:2])
+    frames = list(src)
+    assert src.last is not None and src.last.frame is frames[-1] and src.status == "ended"

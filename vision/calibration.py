@@ -1,0 +1,322 @@
+"""From camera pixels to table millimetres: ArUco markers, a homography, and a watch for bumps.
+
+The camera is never exactly where it was last night, and a player's elbow moves it mid-game, so the
+mapping is measured from the four corner markers of the mat (:func:`calibrate`) and re-measured by a
+:class:`Calibrator` that looks at the markers every few frames and redoes the homography when they
+have drifted. Zones are defined in mm (:mod:`vision.zones`), so nothing else changes when it does.
+
+:func:`assess_image` warns about glare and bad exposure, the two things that most often spoil the
+readings and that a person can fix by moving a lamp.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.mat import aruco_dictionary
+from vision.zones import MARKER_CORNER_NAMES, ZoneLayout
+
+log = logging.getLogger(__name__)
+
+
+class CalibrationError(RuntimeError):
+    """Calibration could not be done; the message says why (which markers are missing, ...)."""
+
+
+class MarkersMissing(CalibrationError):
+    """Too few of the mat's markers are visible; ``missing`` lists their ids."""
+
+    def __init__(self, missing: list[int], found: list[int], needed: int) -> None:
+        self.missing = missing
+        self.found = found
+        names = ", ".join(f"{i} ({MARKER_CORNER_NAMES.get(i, '?')})" for i in missing)
+        super().__init__(
+            f"mat markers not found: {names}; found {len(found)} of {len(found) + len(missing)}, need {needed}. "
+            "Check that the whole mat is in view, nothing covers the corners and the light is even."
+        )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A homography from image pixels to table mm, with how well it fits.
+
+    ``error_mm`` is the RMS distance, in table mm, between the marker corners as printed and as seen
+    through the homography; ``markers_px`` keeps the detected corners for drift checks.
+    """
+
+    homography: np.ndarray
+    image_size: tuple[int, int]
+    error_mm: float
+    markers_px: dict[int, np.ndarray] = field(default_factory=dict)
+    game: str = ""
+
+    @property
+    def inverse(self) -> np.ndarray:
+        return np.linalg.inv(self.homography)
+
+    def to_table(self, points: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
+        """Image pixels (N x 2) to table mm (N x 2)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_image(self, points: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
+        """Table mm (N x 2) to image pixels (N x 2)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.inverse).reshape(-1, 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "homography": self.homography.tolist(),
+            "image_size": list(self.image_size),
+            "error_mm": self.error_mm,
+            "markers_px": {str(k): v.tolist() for k, v in self.markers_px.items()},
+            "game": self.game,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Calibration:
+        try:
+            h = np.asarray(data["homography"], dtype=np.float64)
+            if h.shape != (3, 3):
+                raise ValueError(f"homography must be 3x3, not {h.shape}")
+            size = data["image_size"]
+            return cls(
+                homography=h,
+                image_size=(int(size[0]), int(size[1])),
+                error_mm=float(data.get("error_mm", 0.0)),
+                markers_px={int(k): np.asarray(v, dtype=np.float64) for k, v in data.get("markers_px", {}).items()},
+                game=str(data.get("game", "")),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise CalibrationError(f"not a calibration file: {exc}") from None
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        """Read a file written by :meth:`save` (``cardtable calibrate --out``)."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration file not found: {path}") from None
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration file {path} is not JSON: {exc}") from None
+        return cls.from_dict(data)
+
+
+_DETECTOR_CACHE: dict[str, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    det = _DETECTOR_CACHE.get("default")
+    if det is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        det = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+        _DETECTOR_CACHE["default"] = det
+    return det
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The ArUco markers in a BGR or grey image: id -> 4 x 2 corner pixels (OpenCV order)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector().detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel(), strict=True):
+        found[int(i)] = np.asarray(c, dtype=np.float64).reshape(4, 2)
+    return found
+
+
+def calibrate(image: np.ndarray, layout: ZoneLayout, min_markers: int = 4) -> Calibration:
+    """Measure the image-to-table homography from the mat's markers.
+
+    Raises :class:`MarkersMissing` naming the markers not seen when fewer than ``min_markers`` are.
+    """
+    return calibrate_from_markers(detect_markers(image), layout, (image.shape[1], image.shape[0]), min_markers)
+
+
+def calibrate_from_markers(
+    found: dict[int, np.ndarray], layout: ZoneLayout, image_size: tuple[int, int], min_markers: int = 4
+) -> Calibration:
+    expected = [m.id for m in layout.markers]
+    seen = [i for i in expected if i in found]
+    missing = [i for i in expected if i not in found]
+    if len(seen) < max(2, min_markers):
+        raise MarkersMissing(missing, seen, max(2, min_markers))
+    src = np.concatenate([found[i] for i in seen])
+    dst = np.concatenate([layout.marker(i).corners for i in seen])
+    h, _mask = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+    if h is None:
+        raise CalibrationError("the markers were found but no homography fits them (is the mat folded?)")
+    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+    error = float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))))
+    return Calibration(h, image_size, error, {i: found[i] for i in seen}, layout.game)
+
+
+@dataclass(frozen=True)
+class CalibratorSettings:
+    """When the :class:`Calibrator` looks again and what counts as a bump."""
+
+    check_every: int = 30
+    """Frames between marker checks (markers are cheap to find, but not free)."""
+    drift_px: float = 4.0
+    """Median marker-corner movement, in pixels, that counts as a bump."""
+    confirm_checks: int = 2
+    """Consecutive drifted checks before recalibrating (a hand over a marker is not a bump)."""
+    min_markers: int = 3
+    """Markers needed to redo the homography mid-game (players' arms hide one now and then)."""
+
+
+class Calibrator:
+    """Keeps the calibration current: call :meth:`update` with every frame; it looks every N frames.
+
+    Returns the new :class:`Calibration` when it recalibrated (the tracker then takes it), else ``None``.
+    """
+
+    def __init__(
+        self, layout: ZoneLayout, calibration: Calibration | None = None, settings: CalibratorSettings | None = None
+    ) -> None:
+        self.layout = layout
+        self.calibration = calibration
+        self.settings = settings or CalibratorSettings()
+        self._drifted = 0
+        self.recalibrations = 0
+        self.last_drift_px: float | None = None
+
+    def update(self, index: int, image: np.ndarray) -> Calibration | None:
+        if self.calibration is not None and index % self.settings.check_every != 0:
+            return None
+        found = detect_markers(image)
+        size = (image.shape[1], image.shape[0])
+        if self.calibration is None:
+            try:
+                self.calibration = calibrate_from_markers(found, self.layout, size, self.settings.min_markers)
+            except CalibrationError as exc:
+                log.warning("calibration: %s", exc)
+                return None
+            self.recalibrations += 1
+            return self.calibration
+        drift = self.drift(found)
+        self.last_drift_px = drift
+        if drift is None or drift <= self.settings.drift_px:
+            self._drifted = 0
+            return None
+        self._drifted += 1
+        if self._drifted < self.settings.confirm_checks:
+            return None
+        try:
+            new = calibrate_from_markers(found, self.layout, size, self.settings.min_markers)
+        except CalibrationError as exc:
+            log.warning("camera moved by %.1f px but recalibration failed: %s", drift, exc)
+            return None
+        log.info("camera moved (markers drifted %.1f px): recalibrated, error %.2f mm", drift, new.error_mm)
+        self.calibration = new
+        self._drifted = 0
+        self.recalibrations += 1
+        return new
+
+    def drift(self, found: dict[int, np.ndarray]) -> float | None:
+        """Median distance in pixels between the markers seen now and where the calibration puts them."""
+        assert self.calibration is not None
+        dists: list[float] = []
+        for i, corners in found.items():
+            try:
+                marker = self.layout.marker(i)
+            except ValueError:
+                continue
+            expected = self.calibration.to_image(marker.corners)
+            dists.extend(np.linalg.norm(expected - corners, axis=1).tolist())
+        return float(np.median(dists)) if dists else None
+
+
+@dataclass(frozen=True)
+class ImageQuality:
+    """Exposure figures of a frame and the warnings a person should act on."""
+
+    glare_fraction: float
+    dark_fraction: float
+    mean_level: float
+    warnings: tuple[str, ...]
+
+
+def assess_image(
+    image: np.ndarray,
+    region: np.ndarray | None = None,
+    glare_limit: float = 0.01,
+    dark_limit: float = 0.25,
+) -> ImageQuality:
+    """Glare (saturated pixels) and exposure (histogram) over ``region`` (a boolean mask) or the whole frame."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    values = gray[region] if region is not None else gray.ravel()
+    if values.size == 0:
+        values = gray.ravel()
+    glare = float(np.mean(values >= 250))
+    dark = float(np.mean(values <= 20))
+    mean = float(values.mean())
+    warnings: list[str] = []
+    if glare > glare_limit:
+        warnings.append(f"glare: {glare:.1%} of the mat is saturated white (move or diffuse the lamp)")
+    if dark > dark_limit:
+        warnings.append(f"underexposed: {dark:.0%} of the mat is nearly black (more light or longer exposure)")
+    if mean < 50:
+        warnings.append(f"too dark: mean level {mean:.0f} of 255")
+    elif mean > 200:
+        warnings.append(f"too bright: mean level {mean:.0f} of 255")
+    return ImageQuality(glare, dark, mean, tuple(warnings))
+
+
+def felt_mask(calibration: Calibration, layout: ZoneLayout) -> np.ndarray:
+    """A boolean mask of the image pixels on the felt: the mat less the white squares around its markers.
+
+    Glare and exposure are judged there, on an empty mat, because the marker squares are meant to be white.
+    """
+    w, h = calibration.image_size
+    corners = np.array([[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]], float)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(calibration.to_image(corners)).astype(np.int32)], 1)
+    for marker in layout.markers:
+        quiet = (marker.corners - marker.center) * 1.45 + marker.center
+        cv2.fillPoly(mask, [np.round(calibration.to_image(quiet)).astype(np.int32)], 0)
+    return mask.astype(bool)
+
+
+def draw_overlay(
+    image: np.ndarray,
+    layout: ZoneLayout,
+    calibration: Calibration | None,
+    found: dict[int, np.ndarray] | None = None,
+    warnings: tuple[str, ...] = (),
+) -> np.ndarray:
+    """What the camera sees, with markers, zones and warnings drawn on: the ``calibrate --picture``."""
+    out = image.copy()
+    for i, c in (found or {}).items():
+        pts = np.round(c).astype(np.int32)
+        cv2.polylines(out, [pts], True, (0, 0, 255), 2)
+        cv2.putText(out, str(i), tuple(int(v) for v in pts[0]), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 255), 2)
+    if calibration is not None:
+        for zone in layout.zones:
+            pts = np.round(calibration.to_image(np.asarray(zone.polygon))).astype(np.int32)
+            cv2.polylines(out, [pts], True, (0, 255, 255), 2, cv2.LINE_AA)
+            cx, cy = calibration.to_image([zone.center])[0]
+            cv2.putText(out, zone.name, (int(cx) - 30, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
+        lines = [f"calibrated: error {calibration.error_mm:.2f} mm", *warnings]
+    else:
+        lines = ["NOT calibrated", *warnings]
+    y = 28
+    for line in lines:
+        colour = (0, 255, 0) if line.startswith("calibrated") else (0, 0, 255)
+        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4)
+        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2)
+        y += 28
+    return out

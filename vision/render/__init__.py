@@ -1,0 +1,26 @@
+"""The synthetic table renderer: overhead frames of a played game with their truth (see :mod:`.table`)."""
+
+from vision.render.script import Action, Collect, PickUp, Place, Slide, Wait
+from vision.render.table import (
+    CornerTruth,
+    FrameTruth,
+    RenderedFrame,
+    RenderSettings,
+    TableRenderer,
+    TruthEvent,
+)
+
+__all__ = [
+    "Action",
+    "Collect",
+    "CornerTruth",
+    "FrameTruth",
+    "PickUp",
+    "Place",
+    "RenderSettings",
+    "RenderedFrame",
+    "Slide",
+    "TableRenderer",
+    "TruthEvent",
+    "Wait",
+]

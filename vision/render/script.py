@@ -1,0 +1,56 @@
+"""What happens on the synthetic table: a script of actions, each one thing a player does.
+
+The demo turns each bot move into an action and the renderer draws the frames a camera would see;
+tests write short scripts by hand. Seats are numbered as in the engine; a seat says from which side
+of the table the hand comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Seat ``seat`` puts ``card`` face up into ``zone`` (a hand carries it in, lets go, leaves)."""
+
+    card: Card
+    zone: str
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Collect:
+    """Seat ``seat`` sweeps every card out of ``zones`` (a trick is taken), towards their side."""
+
+    zones: tuple[str, ...]
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Slide:
+    """Seat ``seat`` slides ``card`` (already on the table) into ``to_zone``: a move, not a new card."""
+
+    card: Card
+    to_zone: str
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp:
+    """Seat ``seat`` takes ``card`` back off the table."""
+
+    card: Card
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Nothing happens for ``frames`` frames (the camera keeps looking)."""
+
+    frames: int = 5
+
+
+Action = Place | Collect | Slide | PickUp | Wait
