@@ -48,6 +48,7 @@ __all__ = [
     "PenaltyPending",
     "PlayerOut",
     "PrinterOutput",
+    "Prompt",
     "ShowCard",
     "Skip",
     "SpeechOutput",
@@ -264,6 +265,18 @@ class WaitForClear(Announcement):
 
 
 @dataclass(frozen=True, slots=True)
+class Prompt(Announcement):
+    """A question to one player, answered with the button (a contract choice, a card guess)."""
+
+    kind: ClassVar[str] = "prompt"
+    seat: int | None
+    message: str
+
+    def text(self, names: Names) -> str:
+        return f"{_name(names, self.seat)}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
 class ViolationFound(Announcement):
     """A proven breach of the rules (revoke, out of turn...), with its proof."""
 
@@ -420,7 +433,11 @@ def payload(announcement: Announcement) -> dict[str, Any]:
 
 
 class AnnounceOutput(Protocol):
-    """One place announcements go. ``announce`` may raise: the :class:`Announcer` contains it."""
+    """One place announcements go. ``announce`` may raise: the :class:`Announcer` contains it.
+
+    An output that draws the whole table (e-ink, the feed's state topic) also defines
+    ``show(state: TableState) -> None``, called after every input the referee acted on.
+    """
 
     def announce(self, announcement: Announcement) -> None: ...
 
@@ -456,6 +473,18 @@ class Announcer:
             except Exception:
                 self.failures += 1
                 log.exception("announcement output %s failed on %s", type(output).__name__, announcement.kind)
+
+    def show(self, state: Any) -> None:
+        """Hand the new public state (a :class:`controller.state.TableState`) to outputs that draw it."""
+        for output in self.outputs:
+            show = getattr(output, "show", None)
+            if show is None:
+                continue
+            try:
+                show(state)
+            except Exception:
+                self.failures += 1
+                log.exception("state output %s failed", type(output).__name__)
 
     def close(self) -> None:
         """Close every output once; later calls do nothing (gpiozero's idempotent ``close``)."""
