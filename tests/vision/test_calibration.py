@@ -18,16 +18,18 @@ from vision.calibration import (
     felt_mask,
 )
 from vision.mat import render_mat
-from vision.zones import layout_for
+from vision.zones import ZoneLayout, layout_for
 
 PPM = 2.0
 
 
-def _view(layout, corners_px, size=(1280, 720)):
+def _view(
+    layout: ZoneLayout, corners_px: list[list[int]], size: tuple[int, int] = (1280, 720)
+) -> tuple[np.ndarray, np.ndarray]:
     """The mat seen by a camera whose view puts the mat's corners at ``corners_px``; returns image and H."""
     mat = render_mat(layout, PPM)
-    src = np.float32([[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]])
-    table_to_image = cv2.getPerspectiveTransform(src, np.float32(corners_px))
+    src = np.array([[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]], np.float32)
+    table_to_image = cv2.getPerspectiveTransform(src, np.array(corners_px, np.float32))
     # a mat pixel's centre is at (i + 0.5) / PPM mm
     mat_to_table = np.array([[1 / PPM, 0, 0.5 / PPM], [0, 1 / PPM, 0.5 / PPM], [0, 0, 1]])
     image = cv2.warpPerspective(mat, table_to_image @ mat_to_table, size, borderValue=(60, 90, 120))

@@ -19,12 +19,13 @@ def test_mat_png_is_300_dpi_and_its_markers_calibrate(tmp_path, capsys):
         assert img.size == (4961, 3508)  # 420 x 297 mm at 300 dpi
         assert tuple(round(v) for v in img.info["dpi"]) == (300, 300)
     image = cv2.imread(str(out))
+    assert image is not None
     small = cv2.resize(image, (1240, 877), interpolation=cv2.INTER_AREA)
     layout = layout_for("358", "A3")
     # the printed sheet seen square-on: pixels scale to mm exactly
     cal = calibrate(small, layout)
     assert cal.error_mm < 0.5
-    assert np.allclose(cal.to_table([[620, 438.5]])[0], [210, 148.5], atol=1.0)
+    assert np.allclose(cal.to_table(np.array([[620, 438.5]]))[0], [210, 148.5], atol=1.0)
 
 
 def test_mat_pdf_and_makao_zones(tmp_path, capsys):

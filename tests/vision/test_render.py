@@ -1,5 +1,7 @@
 """The synthetic table draws what a script plays and knows the truth of every frame."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ from vision.zones import LayoutError, layout_for
 C = Card.from_text
 
 
-def _renderer(game="358", seed=3, **kw):
+def _renderer(game: str = "358", seed: int = 3, **kw: Any) -> TableRenderer:
     return TableRenderer(layout_for(game), RenderSettings(**kw), seed=seed, face_loader=placeholder_face,
                          boxes_loader=placeholder_boxes)
 

@@ -1,6 +1,7 @@
 """Frame sources yield typed frames and survive camera dropouts without a traceback."""
 
 import logging
+from collections.abc import Iterable
 
 import cv2
 import numpy as np
@@ -14,7 +15,7 @@ class FakeCapture:
 
     opened = 0
 
-    def __init__(self, fail=(), frames=6, reopen_ok=True):
+    def __init__(self, fail: Iterable[int] = (), frames: int = 6, reopen_ok: bool = True) -> None:
         self.fail = set(fail)
         self.frames = frames
         self.reads = 0
@@ -74,7 +75,7 @@ def test_folder_source_skips_unreadable_files(tmp_path, caplog):
 
 def test_video_file_source_reads_and_ends(tmp_path):
     path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     for i in range(5):
         writer.write(np.full((48, 64, 3), i * 40, np.uint8))
     writer.release()
