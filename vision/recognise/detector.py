@@ -55,14 +55,15 @@ def letterbox(bgr: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     scale = min(size / h, size / w)
     new_w, new_h = round(w * scale), round(h * scale)
     if (new_w, new_h) != (w, h):
-        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        bgr = cv2.resize(bgr, (new_w, new_h), interpolation=interpolation)
+        bgr = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_LINEAR)  # as ultralytics trains
     dw, dh = (size - new_w) / 2, (size - new_h) / 2
     top, bottom = round(dh - 0.1), round(dh + 0.1)
     left, right = round(dw - 0.1), round(dw + 0.1)
     padded = cv2.copyMakeBorder(bgr, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
-    rgb = cv2.cvtColor(padded, cv2.COLOR_BGR2RGB)
-    tensor = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None], dtype=np.float32)
+    # Planar RGB float32 written plane by plane: several times faster than a transpose-and-cast.
+    tensor = np.empty((1, 3, size, size), np.float32)
+    blue, green, red = cv2.split(padded)
+    tensor[0, 0], tensor[0, 1], tensor[0, 2] = red, green, blue
     tensor *= 1.0 / 255.0
     return tensor, Letterbox(scale=scale, pad_x=left, pad_y=top)
 

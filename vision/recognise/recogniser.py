@@ -13,6 +13,9 @@ from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 
+DEFAULT_CONF = 0.25
+"""Detector score a corner needs (tuned on synthetic held-out scenes only; docs/vision.md)."""
+
 
 class OnnxRecogniser:
     """Reads the printed corner indices in a BGR frame and names the card of each.
@@ -33,7 +36,7 @@ class OnnxRecogniser:
         model_dir: Path | str = DEFAULT_MODEL_DIR,
         *,
         threads: int = 1,
-        conf: float = 0.25,
+        conf: float = DEFAULT_CONF,
         iou: float = 0.5,
         top_k: int = 3,
         max_detections: int = 100,
