@@ -1,0 +1,3 @@
+from tests.feed.helpers import mosquitto
+
+__all__ = ["mosquitto"]

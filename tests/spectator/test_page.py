@@ -1,0 +1,172 @@
+"""The phone page in real headless Chromium against a real mosquitto serving it (http_dir)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.feed import Feed, FeedConfig
+from controller.feed.mosquitto import Mosquitto, mosquitto_binary
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "spectator"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+NAMES = ["Ada", "Ben", "Cyd"]
+
+
+def snapshot(
+    trick: list[tuple[int, str]], turn: int | None, tricks: list[int], winner: int | None = None, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "v": 1,
+        "game": "358",
+        "preset": "classic",
+        "phase": "play",
+        "hand": {"number": 2, "total": 18},
+        "turn": turn,
+        "players": [
+            {"seat": 0, "name": "Ada", "role": "dealer", "target": 8, "tricks": tricks[0]},
+            {"seat": 1, "name": "Ben", "role": "left of dealer", "target": 5, "tricks": tricks[1]},
+            {"seat": 2, "name": "Cyd", "role": "right of dealer", "target": 3, "tricks": tricks[2]},
+        ],
+        "contract": {"declarer": 0, "trump": "H", "label": "hearts are trumps"},
+        "trick": {"number": 1, "winner": winner, "cards": [{"seat": s, "card": c} for s, c in trick]},
+        "scores": {"columns": NAMES, "rows": [{"hand": 1, "values": [1, -2, 1]}], "totals": [1, -2, 1]},
+        "violations": [],
+        **extra,
+    }
+
+
+@pytest.fixture
+def page_broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    if mosquitto_binary() is None:
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto; make system-deps)")
+    if not (PAGE / "vendor" / "mqtt.min.js").exists():
+        pytest.fail("spectator/vendor/mqtt.min.js is missing: run `cd spectator && npm install && npm run build`")
+    broker = Mosquitto.plain(tmp_path / "broker", http_dir=PAGE)
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture
+def browser_page(page_broker: Mosquitto) -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (apt-get install chromium; make system-deps)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page
+        browser.close()
+        assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def _feed(broker: Mosquitto, tmp_path: Path) -> Feed:
+    feed = Feed(FeedConfig(host="127.0.0.1", port=broker.tcp_port, table_id="t1", outbox=tmp_path / "o.sqlite"))
+    assert feed.wait_connected(10)
+    return feed
+
+
+def test_late_joiner_sees_the_table_and_each_card_within_a_second(
+    page_broker: Mosquitto, browser_page: Any, tmp_path: Path
+) -> None:
+    feed = _feed(page_broker, tmp_path)
+    feed.publish_event("hand_started", {"hand": 2, "dealer": 0})
+    feed.publish_state(snapshot([], turn=1, tricks=[0, 0, 0]))
+    assert feed.wait_delivered(10)
+
+    page = browser_page
+    page.goto(f"http://127.0.0.1:{page_broker.ws_port}/index.html?table=t1")
+    page.wait_for_selector("#conn[data-state=online]", timeout=10_000)
+    page.wait_for_selector(".seat[data-seat='2'] >> text=Cyd", timeout=5_000)  # from the retained snapshot
+    assert "hearts are trumps" in page.inner_text("#contract")
+    assert "to play" in page.inner_text(".seat[data-seat='1']")
+
+    plays = [(1, "QH"), (2, "10H"), (0, "AH")]
+    on_table: list[tuple[int, str]] = []
+    latencies = []
+    for i, (seat, card) in enumerate(plays):
+        start = time.monotonic()
+        feed.publish_event("card_played", {"seat": seat, "card": card, "trick": 1, "position": i})
+        on_table.append((seat, card))
+        page.wait_for_selector(f"#trick .card[data-card='{card}']", timeout=1_000)
+        latencies.append(time.monotonic() - start)
+        feed.publish_state(snapshot(on_table, turn=(seat + 1) % 3, tricks=[0, 0, 0]))
+    feed.publish_event("trick_won", {"seat": 0, "trick": 1, "cards": [c for _, c in plays]})
+    feed.publish_state(snapshot(on_table, turn=0, tricks=[1, 0, 0], winner=0, message="Ada takes the trick"))
+    page.wait_for_selector("#trick .won >> text=Ada takes it", timeout=1_000)
+    page.wait_for_selector(".seat[data-seat='0'] >> text=tricks 1/8", timeout=1_000)
+    assert max(latencies) < 1.0
+    assert "Ada plays A♥" in page.inner_text("#log")
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "spectator-phone.png"), full_page=True)
+    feed.close()
+    page.wait_for_selector("#conn[data-state=stopped]", timeout=5_000)
+
+
+def test_page_catches_up_after_the_broker_restarts(page_broker: Mosquitto, browser_page: Any, tmp_path: Path) -> None:
+    feed = _feed(page_broker, tmp_path)
+    feed.publish_state(snapshot([], turn=0, tricks=[0, 0, 0]))
+    page = browser_page
+    page.goto(f"http://127.0.0.1:{page_broker.ws_port}/index.html?table=t1")
+    page.wait_for_selector("#conn[data-state=online]", timeout=10_000)
+
+    page_broker.stop()
+    page.wait_for_selector("#conn:not([data-state=online])", timeout=10_000)
+    feed.publish_event("card_played", {"seat": 0, "card": "7S"})  # held by the feed during the outage
+    feed.publish_state(snapshot([(0, "7S")], turn=1, tricks=[0, 0, 0]))
+    page_broker.start()
+    page.wait_for_selector("#conn[data-state=online]", timeout=15_000)
+    page.wait_for_selector("#trick .card[data-card='7S']", timeout=5_000)
+    feed.publish_event("card_played", {"seat": 1, "card": "8S"})
+    page.wait_for_selector("#trick .card[data-card='8S']", timeout=1_000)
+    assert page.evaluate("window.cardtable.seq") == 2
+    feed.close()
+
+
+def test_makao_view_shows_pile_top_and_what_is_pending(
+    page_broker: Mosquitto, browser_page: Any, tmp_path: Path
+) -> None:
+    feed = _feed(page_broker, tmp_path)
+    feed.publish_state({
+        "game": "makao",
+        "preset": "polish",
+        "turn": 1,
+        "players": [
+            {"seat": 0, "name": "Ada", "cards_left": 3},
+            {"seat": 1, "name": "Ben", "cards_left": 5},
+            {"seat": 2, "name": "Cyd", "cards_left": 0, "out": True},
+            {"seat": 3, "name": "Dot", "cards_left": 6},
+        ],
+        "makao": {"pile_top": "2S", "pending_draw": 4, "demand": None},
+    })
+    page = browser_page
+    page.goto(f"http://127.0.0.1:{page_broker.ws_port}/index.html?table=t1")
+    page.wait_for_selector("#pile-top .card[data-card='2S']", timeout=10_000)
+    assert "draw 4" in page.inner_text("#makao-pending")
+    assert "3 cards" in page.inner_text(".seat[data-seat='0']")
+    feed.publish_event("card_played", {"seat": 1, "card": "JD"})
+    page.wait_for_selector("#pile-top .card[data-card='JD']", timeout=1_000)
+    assert "4 cards" in page.inner_text(".seat[data-seat='1']")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "spectator-phone-makao.png"), full_page=True)
+    feed.close()
