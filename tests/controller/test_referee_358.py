@@ -1,0 +1,213 @@
+"""The 3-5-8 referee at a physical table, driven by the typed inputs a camera and buttons give."""
+
+from pathlib import Path
+
+import pytest
+
+from controller.announcements import (
+    Announcer,
+    AskReplace,
+    CardAccepted,
+    CardRejected,
+    Correction,
+    GameOver,
+    HandScored,
+    ListOutput,
+    Prompt,
+    TrickWon,
+    TurnTo,
+    ViolationFound,
+)
+from controller.commands import DeclareContract
+from controller.feed.control import CorrectCard
+from controller.journal import Journal
+from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
+from controller.simulation import direct_inputs, script_358
+from engine.cards import Card
+from hardware.events import Press, SeatButton
+from vision.events import CardPlaced, UnreadableCard, ZoneCleared
+
+NAMES = ("Ada", "Ben", "Cem")
+
+
+def C(text: str) -> Card:
+    return Card.from_text(text)
+
+
+def placed(seat: int, card: str, *alts: tuple[str, float], zone: str = "") -> CardPlaced:
+    first = C(card)
+    return CardPlaced(zone or f"seat{seat}", first, 0.9, candidates=((first, 0.9), *((C(c), p) for c, p in alts)))
+
+
+def referee(preset: str = "sergeant-major", journal: Journal | None = None) -> tuple[ThreeFiveEightReferee, ListOutput]:
+    heard = ListOutput()
+    ref = ThreeFiveEightReferee(NAMES, preset, Announcer([heard], NAMES), journal)
+    ref.start()
+    return ref, heard
+
+
+def in_play(contract: str = "D") -> tuple[ThreeFiveEightReferee, ListOutput]:
+    """Hand 1 of sergeant-major: Ada (seat 0) deals, is the 8 and leads; contract named by the operator."""
+    ref, heard = referee()
+    ref.submit(DeclareContract(contract))
+    ref.submit(SeatButton(0, Press.SHORT))  # kitty done
+    assert ref.phase is Phase.PLAY
+    return ref, heard
+
+
+def phase(ref: ThreeFiveEightReferee) -> Phase:
+    return ref.phase
+
+
+def clear(ref: ThreeFiveEightReferee) -> None:
+    for seat in range(3):
+        ref.submit(ZoneCleared(f"seat{seat}"))
+
+
+@pytest.mark.parametrize("preset", ["sergeant-major", "ucbessekiz", "online-18", "pagat"])
+def test_whole_hands_from_card_events_match_the_bots_game(preset: str) -> None:
+    """Every trick's winner and the scores the table announces are the true ones."""
+    actions, truth = script_358(preset, seed=3, hands=3)
+    ref, heard = referee(preset)
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    assert [a.winner for a in heard.of(TrickWon)] == [w for hand in truth.winners for w in hand]
+    assert heard.of(HandScored)[-1].totals == truth.scores
+    assert not heard.of(CardRejected)
+    true_hands = truth.session.to_record()["hands"]
+    assert isinstance(true_hands, list)
+    played = ref.record()["hands"][: len(true_hands)]
+    assert [h["plays"] for h in played] == [h["plays"] for h in true_hands]
+
+
+def test_a_card_out_of_turn_is_rejected_and_announced() -> None:
+    ref, heard = in_play()
+    ref.submit(placed(1, "KS"))
+    rejected = heard.of(CardRejected)
+    assert rejected and "out of turn: it is Ada's turn" in rejected[-1].reason
+    assert not heard.of(CardAccepted)
+    ref.submit(placed(0, "AS"))
+    assert heard.of(CardAccepted)[-1].card == C("AS")
+
+
+def test_wrong_zone_is_rejected() -> None:
+    ref, heard = in_play()
+    ref.submit(placed(0, "AS"))
+    ref.submit(placed(0, "KS", zone="seat0"))
+    assert "Ada already played to this trick" in heard.of(CardRejected)[-1].reason
+    ref.submit(placed(0, "QS", zone="pile"))
+    assert "wrong zone" in heard.of(CardRejected)[-1].reason
+    assert len(heard.of(CardAccepted)) == 1
+
+
+def test_a_revoke_is_announced_the_moment_it_is_proven_with_the_proof() -> None:
+    ref, heard = in_play("D")
+    for seat, card in ((0, "AS"), (1, "2H"), (2, "3S")):
+        ref.submit(placed(seat, card))
+    assert heard.of(TrickWon)[-1].winner == 0
+    assert ref.phase is Phase.COLLECT
+    clear(ref)
+    assert heard.of(TurnTo)[-1].seat == 0
+    assert not heard.of(ViolationFound)
+    ref.submit(placed(0, "KS"))
+    ref.submit(placed(1, "4S"))
+    (revoke,) = heard.of(ViolationFound)
+    assert (revoke.seat, revoke.trick, revoke.proven_at) == (1, 1, 2)
+    assert "4S" in revoke.reason and "trick 1" in revoke.reason
+
+
+def test_next_lead_waits_until_the_zones_are_cleared() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "AS"), (1, "2S"), (2, "3S")):
+        ref.submit(placed(seat, card))
+    ref.submit(placed(0, "KS"))
+    assert "wait until the trick is collected" in heard.of(CardRejected)[-1].reason
+    ref.submit(ZoneCleared("seat0"))
+    ref.submit(ZoneCleared("seat1"))
+    assert phase(ref) is Phase.COLLECT
+    ref.submit(ZoneCleared("seat2"))
+    assert phase(ref) is Phase.PLAY
+
+
+def test_an_impossible_reading_falls_back_on_the_next_candidate() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "AS"), (1, "2S"), (2, "3S")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(placed(0, "AS", ("AC", 0.08)))  # AS was played at trick 1: it must be the AC
+    accepted = heard.of(CardAccepted)[-1]
+    assert (accepted.card, accepted.corrected_from) == (C("AC"), C("AS"))
+
+
+def test_an_impossible_reading_without_alternatives_asks_the_player() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "AS"), (1, "2S"), (2, "3S")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(placed(0, "2S"))
+    assert heard.of(AskReplace)[-1].zone == "seat0"
+    assert len(heard.of(CardAccepted)) == 3
+
+
+def test_an_unreadable_card_is_picked_with_the_button() -> None:
+    ref, heard = in_play()
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("QH"), 0.4), (C("QD"), 0.3))))
+    assert heard.of(AskReplace)[-1].seat == 0
+    ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(SeatButton(0, Press.SHORT))
+    assert "QD" in heard.of(Prompt)[-1].message
+    ref.submit(SeatButton(0, Press.LONG))
+    assert heard.of(CardAccepted)[-1].card == C("QD")
+
+
+def test_undo_and_correction() -> None:
+    ref, heard = in_play()
+    ref.submit(placed(0, "AS"))
+    ref.submit(SeatButton(2, Press.LONG))
+    assert heard.of(Correction)[-1].old == C("AS")
+    assert heard.of(TurnTo)[-1].seat == 0
+    ref.submit(placed(0, "AC"))
+    ref.submit(placed(1, "2C"))
+    ref.submit(CorrectCard(seat=1, card=C("3C")))
+    correction = heard.of(Correction)[-1]
+    assert (correction.old, correction.new) == (C("2C"), C("3C"))
+    assert ref.record()["hands"][0]["plays"] == [{"seat": 0, "card": "AC"}, {"seat": 1, "card": "3C"}]
+
+
+def test_ucbessekiz_asks_for_two_of_clubs_to_decide_the_eight() -> None:
+    ref, _ = referee("ucbessekiz")
+    assert phase(ref) is Phase.SHOW_2C
+    ref.submit(placed(2, "2C"))
+    assert ref.hand is not None and ref.hand.eight == 2
+    assert phase(ref) is Phase.CONTRACT
+
+
+def test_the_session_ends_with_game_over() -> None:
+    actions, truth = script_358("pagat", seed=1, hands=20)
+    ref, heard = referee("pagat")
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    if truth.session.is_over:
+        (over,) = heard.of(GameOver)
+        assert over.winners == (truth.session.outcome().winner,)
+        assert ref.phase is Phase.GAME_OVER
+
+
+def test_a_restarted_referee_resumes_the_same_game_from_its_journal(tmp_path: Path) -> None:
+    inputs = list(direct_inputs(script_358("online-18", seed=5, hands=2)[0]))
+    whole, _ = referee("online-18")
+    for item in inputs:
+        whole.submit(item)
+    path = tmp_path / "journal.jsonl"
+    first, _ = referee("online-18", Journal(path))
+    for item in inputs[:70]:
+        first.submit(item)
+    assert first.journal is not None
+    first.journal.close()
+    second = ThreeFiveEightReferee(NAMES, "online-18", Announcer([ListOutput()], NAMES), Journal(path))
+    assert second.resume() == 70
+    assert second.state() == first.state()
+    for item in inputs[70:]:
+        second.submit(item)
+    second.close()
+    assert second.record() == whole.record()
