@@ -21,6 +21,7 @@ import abc
 import enum
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Self
 
 MAX_SEATS = 8
 
@@ -106,7 +107,7 @@ class Ring(abc.ABC):
     def close(self) -> None:  # noqa: B027 - optional hook, empty on purpose
         """Release whatever the backend holds. Idempotent."""
 
-    def __enter__(self) -> Ring:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

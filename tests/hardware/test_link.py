@@ -1,0 +1,179 @@
+"""The host link (pyserial) against the real firmware code on a pseudo-terminal.
+
+The firmware's applied-command log is the judge: every command the controller sent must appear
+there once, in order, whatever the line does (corrupted frames, the cable pulled and replugged).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware import app as firmware_app
+from firmware.sim import PtyPico
+from hardware import link
+from hardware.link import LinkRing
+from hardware.ring import RingCommand, RingOp, ring_from_config
+from tests.hardware.conftest import wait_until
+
+
+def random_commands(n: int, seed: int) -> list[RingCommand]:
+    rng = random.Random(seed)
+    ops = [RingOp.TURN, RingOp.TRICK, RingOp.VIOLATION, RingOp.BRIGHTNESS, RingOp.IDLE, RingOp.HAND_END]
+    out = []
+    for _ in range(n):
+        op = rng.choice(ops)
+        seated = op in (RingOp.TURN, RingOp.TRICK, RingOp.VIOLATION)
+        arg = rng.randrange(256) if op is RingOp.BRIGHTNESS else rng.randrange(4) if seated else 0
+        out.append(RingCommand(op, arg))
+    return out
+
+
+@pytest.fixture
+def pico(tmp_path: Path) -> Iterator[PtyPico]:
+    with PtyPico(tmp_path / "cardtable-ring") as device:
+        yield device
+
+
+def applied_commands(pico: PtyPico) -> list[RingCommand]:
+    return [RingCommand(RingOp(op), arg) for _seq, op, arg, _t in pico.applied]
+
+
+def applied_at_least(pico: PtyPico, n: int) -> Callable[[], bool]:
+    return lambda: len(pico.applied) >= n
+
+
+def reconnected(ring: LinkRing, connects_before: int) -> Callable[[], bool]:
+    return lambda: ring.stats().connects > connects_before and ring.stats().connected
+
+
+def soak(tmp_path: Path, commands: int, replugs: int, corrupt: float) -> dict[str, int]:
+    sent = random_commands(commands, seed=commands)
+    with PtyPico(tmp_path / "ring", corrupt=corrupt, seed=1) as pico, LinkRing(
+        str(pico.path), queue_limit=commands
+    ) as ring:
+        assert ring.wait_connected(10)
+        chunk = commands // (replugs + 1)
+        for k in range(replugs + 1):
+            part = sent[k * chunk : (k + 1) * chunk if k < replugs else commands]
+            for command in part:
+                ring.send(command)
+            if k < replugs:
+                # pull the cable while this chunk is still streaming, then wait for the reconnect
+                wait_until(applied_at_least(pico, k * chunk + chunk // 2), what="half the chunk applied")
+                connects = ring.stats().connects
+                pico.replug()
+                wait_until(reconnected(ring, connects), what="reconnect")
+        assert ring.wait_idle(60), ring.stats()
+        stats = ring.stats()
+        assert applied_commands(pico) == sent
+        seqs = [seq for seq, *_ in pico.applied]
+        assert all((b - a) & 0xFFFF == 1 for a, b in itertools.pairwise(seqs))
+        return {
+            "connects": stats.connects,
+            "corrupted_in": pico.port.inbound.corrupted,
+            "corrupted_out": pico.port.outbound.corrupted,
+            "frames_in": pico.port.inbound.frames,
+            "resent": stats.resent,
+        }
+
+
+def test_10000_commands_1pct_corrupt_20_replugs_all_applied_once_in_order(tmp_path: Path) -> None:
+    figures = soak(tmp_path, 10_000, 20, 0.01)
+    assert figures["connects"] == 21
+    assert figures["corrupted_in"] >= 50 and figures["corrupted_out"] >= 50
+
+
+def test_firmware_restart_gets_the_last_look_replayed_then_the_rest(pico: PtyPico) -> None:
+    with LinkRing(str(pico.path)) as ring:
+        ring.set_seats(3)
+        ring.brightness(0.5)
+        ring.show_turn(1)
+        assert ring.wait_idle(10)
+        pico.restart()
+        ring.trick_won(2)
+        assert ring.wait_idle(10)
+        wait_until(lambda: len(pico.applied) >= 7, what="the replay and the new command")
+    assert applied_commands(pico)[3:] == [
+        RingCommand(RingOp.SEATS, 3),
+        RingCommand(RingOp.BRIGHTNESS, 128),
+        RingCommand(RingOp.TURN, 1),
+        RingCommand(RingOp.TRICK, 2),
+    ]
+    assert pico.app.ring.seats == 3 and pico.app.ring.turn == 1
+
+
+def test_host_lost_pattern_after_silence_and_recovery_when_the_host_returns(tmp_path: Path) -> None:
+    with PtyPico(tmp_path / "ring", host_lost_ms=300) as pico:
+        ring = LinkRing(str(pico.path))
+        ring.show_turn(2)
+        assert ring.wait_idle(10)
+        ring.close()  # the controller died: no more heartbeats
+        wait_until(lambda: pico.app.ring.host_lost, what="host-lost pattern")
+        with LinkRing(str(pico.path)) as again:
+            assert again.wait_connected(10)
+            wait_until(lambda: not pico.app.ring.host_lost, what="recovery")
+            assert pico.app.ring.turn == 2  # the last look comes back with the host
+
+
+def test_heartbeats_keep_a_quiet_table_from_looking_host_lost(tmp_path: Path) -> None:
+    with PtyPico(tmp_path / "ring", host_lost_ms=400) as pico, LinkRing(str(pico.path), heartbeat_s=0.1) as ring:
+        assert ring.wait_connected(10)
+        start = pico.app.heard_at
+        wait_until(lambda: pico.app.heard_at - start > 800, what="a second of heartbeats")
+        assert not pico.app.ring.host_lost
+
+
+def test_protocol_version_mismatch_is_logged_and_never_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(firmware_app, "PROTOCOL_VERSION", 2)
+    with PtyPico(tmp_path / "ring") as pico, LinkRing(str(pico.path)) as ring:
+        ring.show_turn(1)
+        wait_until(lambda: ring.stats().incompatible, what="the version nack")
+        assert not ring.wait_connected(0.2)
+        assert pico.applied == []
+    assert any("protocol v2" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
+
+
+def test_no_pico_at_all_queues_bounded_and_never_raises() -> None:
+    with LinkRing("/dev/does-not-exist-cardtable", queue_limit=5) as ring:
+        for seat in range(20):
+            ring.show_turn(seat % 4)
+        ring.hand_end()
+        stats = ring.stats()
+        assert not stats.connected and stats.queued == 5 and stats.dropped == 16
+    started = time.monotonic()
+    ring.close()  # idempotent, and quick
+    assert time.monotonic() - started < 0.5
+
+
+def test_find_port_prefers_the_udev_name_then_the_pico_vendor_id(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from serial.tools import list_ports
+
+    class Info:
+        def __init__(self, device: str, vid: int | None) -> None:
+            self.device, self.vid = device, vid
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [Info("/dev/ttyUSB0", 0x0403), Info("/dev/ttyACM1", 0x2E8A)])
+    udev = tmp_path / "cardtable-ring"
+    monkeypatch.setattr(link, "UDEV_NAME", str(udev))
+    assert link.find_port() == "/dev/ttyACM1"
+    udev.touch()
+    assert link.find_port() == str(udev)
+    udev.unlink()
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    assert link.find_port() is None
+
+
+def test_ring_from_config_names_the_bad_spec() -> None:
+    with pytest.raises(ValueError, match="'blink:3'"):
+        ring_from_config("blink:3")
