@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from controller.feed.config import FeedConfig
+
 __all__ = [
     "ButtonsConfig",
     "CameraConfig",
@@ -26,7 +28,6 @@ __all__ = [
     "HardwareConfig",
     "JournalConfig",
     "MatConfig",
-    "MqttConfig",
     "RecordsConfig",
     "RingConfig",
     "SpeechConfig",
@@ -153,21 +154,6 @@ class HardwareConfig(Strict):
     ring: RingConfig = RingConfig()
 
 
-class MqttConfig(Strict):
-    mode: Literal["embedded", "external", "off"] = "embedded"
-    host: str = "localhost"
-    port: int = Field(default=1883, ge=1, le=65535)
-    user: str | None = None
-    password_file: Path | None = Field(default=None, description="File holding the password (not the password).")
-    topic_prefix: str = "cardtable"
-
-    @model_validator(mode="after")
-    def _user_needs_password(self) -> MqttConfig:
-        if (self.user is None) != (self.password_file is None):
-            raise ValueError("'user' and 'password_file' go together")
-        return self
-
-
 class JournalConfig(Strict):
     path: Path = Path("/var/lib/cardtable/journal.jsonl")
     fsync: bool = True
@@ -191,10 +177,17 @@ class TableConfig(Strict):
     camera: CameraConfig = CameraConfig()
     mat: MatConfig = MatConfig()
     hardware: HardwareConfig = HardwareConfig()
-    mqtt: MqttConfig = MqttConfig()
+    mqtt: FeedConfig = FeedConfig()
+    """The feed's own model (controller.feed.config); ``host`` unset starts an embedded broker."""
     journal: JournalConfig = JournalConfig()
     records: RecordsConfig = RecordsConfig()
     speech: SpeechConfig = SpeechConfig()
+
+    def feed_config(self) -> FeedConfig:
+        """The feed settings, with the table's id as the topic level unless ``mqtt.table_id`` is set."""
+        if "table_id" in self.mqtt.model_fields_set:
+            return self.mqtt
+        return self.mqtt.model_copy(update={"table_id": self.table.id})
 
     @model_validator(mode="after")
     def _players_fit_game(self) -> TableConfig:

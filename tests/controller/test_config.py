@@ -45,8 +45,11 @@ def test_preset_must_belong_to_the_game_and_players_fit() -> None:
     assert "3 players" in errors_of({"table": {"players": ["A", "B"]}})[""]
 
 
-def test_mqtt_user_needs_a_password_file() -> None:
-    assert "go together" in errors_of({"mqtt": {"user": "cardtable"}})["mqtt"]
+def test_mqtt_section_is_the_feeds_model_and_takes_the_table_id() -> None:
+    assert errors_of({"mqtt": {"user": "cardtable"}}) == {"mqtt.user": "unknown key"}
+    assert "needs a username" in errors_of({"mqtt": {"password_file": "/etc/pw"}})["mqtt"]
+    cfg = parse_config({"table": {"id": "club-2"}, "mqtt": {"host": "localhost"}})
+    assert cfg.feed_config().table_id == "club-2"
 
 
 def test_validate_command_prints_ok_or_errors_and_exits_2(tmp_path: Path) -> None:

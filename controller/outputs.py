@@ -1,0 +1,163 @@
+"""Adapters from announcements and table state to the devices and the feed.
+
+Each adapter is an announcement output (see :mod:`controller.announcements`): it reads the typed
+announcement and drives its device in the device's own terms. The referee never talks to a device.
+
+- :class:`RingOutput`: the LED ring (whose turn, the trick's winner, a violation, hand end, idle);
+- :class:`FeedOutput`: the MQTT feed (events by kind, the retained public state);
+- :class:`DisplayOutput`: the e-ink scoreboard (a :class:`~hardware.display.ScoreboardView` per state).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.announcements import (
+    Announcement,
+    GameOver,
+    HandScored,
+    HandStarted,
+    TrickWon,
+    TurnTo,
+    ViolationFound,
+    payload,
+)
+from controller.state import TableState
+from engine.cards import Suit
+from hardware.display.view import MakaoLine, ScoreboardView, SeatLine
+from hardware.ring import Ring
+
+__all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "scoreboard_view"]
+
+log = logging.getLogger(__name__)
+
+
+class RingOutput:
+    """Lights the ring for the announcements that mean something to players at a glance."""
+
+    def __init__(self, ring: Ring, seats: int) -> None:
+        self.ring = ring
+        self.ring.set_seats(seats)
+
+    def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, TurnTo):
+            self.ring.show_turn(announcement.seat)
+        elif isinstance(announcement, TrickWon):
+            self.ring.trick_won(announcement.winner)
+        elif isinstance(announcement, ViolationFound):
+            self.ring.violation(announcement.seat)
+        elif isinstance(announcement, HandScored | HandStarted):
+            self.ring.hand_end()
+        elif isinstance(announcement, GameOver):
+            self.ring.idle()
+
+    def close(self) -> None:
+        self.ring.close()
+
+
+class FeedLike(Protocol):
+    def publish_event(self, type: str, data: dict[str, Any] | None = None) -> int: ...
+
+    def publish_state(self, snapshot: dict[str, Any]) -> None: ...
+
+    def close(self, timeout: float = 3.0) -> None: ...
+
+
+#: Announcements only for the people at the table (prompts, instructions); spectators see the state.
+TABLE_ONLY = frozenset({"prompt", "clear_zones", "turn", "show_card", "unreadable", "kitty"})
+
+
+class FeedOutput:
+    """Publishes each announcement as a feed event (``type`` = its kind) and the state snapshot.
+
+    ``published`` counts events; ``on_publish`` (if set) is called with each announcement right after
+    the feed took it (the demo measures announcement latency there).
+    """
+
+    def __init__(self, feed: FeedLike) -> None:
+        self.feed = feed
+        self.published = 0
+        self.on_publish: Callable[[Announcement], None] | None = None
+
+    def announce(self, announcement: Announcement) -> None:
+        if announcement.kind in TABLE_ONLY:
+            return
+        self.feed.publish_event(announcement.kind, payload(announcement))
+        self.published += 1
+        if self.on_publish is not None:
+            self.on_publish(announcement)
+
+    def show(self, state: TableState) -> None:
+        self.feed.publish_state(state.to_dict())
+
+    def close(self) -> None:
+        self.feed.close()
+
+
+_ROLES = {8: "8", 5: "5", 3: "3"}
+
+
+def scoreboard_view(state: TableState) -> ScoreboardView:
+    """The e-ink view of a table state (3-5-8 or Makao)."""
+    seats = []
+    for s, name in enumerate(state.players):
+        role = ""
+        if state.dealer == s:
+            role = "dealer"
+        if state.declarer == s and state.game == "358":
+            role = "declarer" if not role else role + "/8"
+        seats.append(
+            SeatLine(
+                name=name,
+                role=role,
+                target=state.targets[s] if s < len(state.targets) else None,
+                tricks=state.tricks_taken[s] if s < len(state.tricks_taken) else None,
+                score=state.totals[s] if s < len(state.totals) else None,
+                cards_left=state.cards_left[s] if s < len(state.cards_left) else None,
+                out=s in state.out,
+                place=(state.out.index(s) + 1) if s in state.out else None,
+            )
+        )
+    trump = None
+    if state.contract in ("S", "H", "D", "C"):
+        trump = Suit.from_text(state.contract)
+    makao = None
+    if state.game == "makao":
+        makao = MakaoLine(top_card=state.top_card, penalty=state.penalty, demand=state.demand or None,
+                          skip=state.skip)
+    return ScoreboardView(
+        game="3-5-8" if state.game == "358" else "Makao",
+        seats=tuple(seats),
+        preset=state.preset,
+        hand=state.hand + 1 if state.game == "358" else None,
+        hands_total=state.hands_total,
+        contract=state.contract,
+        trump=trump,
+        turn=state.turn,
+        last_trick_winner=state.last_trick_winner,
+        makao=makao,
+        message=state.message or (state.violations[-1] if state.violations else ""),
+        hand_over=state.hand_over,
+    )
+
+
+class DisplayOutput:
+    """Redraws the scoreboard from each state; the display's refresh policy drops unchanged views."""
+
+    def __init__(self, display: Any) -> None:
+        self.display = display
+        self.views = 0
+
+    def announce(self, announcement: Announcement) -> None:
+        pass
+
+    def show(self, state: TableState) -> None:
+        self.display.show(scoreboard_view(state))
+        self.views += 1
+
+    def close(self) -> None:
+        close = getattr(self.display, "close", None)
+        if close is not None:
+            close()
