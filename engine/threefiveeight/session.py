@@ -29,9 +29,17 @@ from engine.threefiveeight.rules import (
 )
 from engine.tricks import CARD_OF
 
-__all__ = ["RECORD_FORMAT", "Outcome", "Session"]
+__all__ = ["RECORD_FORMAT", "Outcome", "RoleError", "Session"]
 
 RECORD_FORMAT = "cardtable-record/1"
+
+
+class RoleError(ValueError):
+    """A dealer or declarer that disagrees with the rules; ``field`` is ``"dealer"`` or ``"declarer"``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,22 +114,27 @@ class Session:
         step = rules.step
         for what, seat in (("dealer", dealer), ("declarer", declarer)):
             if seat is not None and seat not in (0, 1, 2):
-                raise ValueError(f"no seat {seat!r} for the {what}: seats are 0, 1 and 2")
+                raise RoleError(what, f"no seat {seat!r} for the {what}: seats are 0, 1 and 2")
         if not self.hands and dealer is not None and rules.targets_layout is not TargetsLayout.BY_2C_THEN_ROTATE:
             self.first_dealer = dealer
         eight, expected_dealer = self.expected_roles(deal)
         if dealer is not None and expected_dealer is not None and dealer != expected_dealer:
-            raise ValueError(
+            raise RoleError(
+                "dealer",
                 f"the dealer of hand {len(self.hands) + 1} is {self.players[expected_dealer]} (seat "
                 f"{expected_dealer}) by the rotation, not seat {dealer}"
             )
         if eight is None:
             if declarer is None:
-                raise ValueError("the first 8 is the holder of 2♣ (else 3♣...): give the deal or name the declarer")
+                raise RoleError(
+                    "declarer", "the first 8 is the holder of 2♣ (else 3♣...): give the deal or name the declarer"
+                )
             eight = declarer
         elif declarer is not None and declarer != eight:
             why = "holds the lowest club" if not self.hands else "is the 8 by the rotation"
-            raise ValueError(f"the declarer is seat {eight} ({self.players[eight]} {why}), not seat {declarer}")
+            raise RoleError(
+                "declarer", f"the declarer is seat {eight} ({self.players[eight]} {why}), not seat {declarer}"
+            )
         if dealer is None:
             dealer = expected_dealer
         if dealer is None and rules.targets_layout is not TargetsLayout.BY_2C_THEN_ROTATE:
