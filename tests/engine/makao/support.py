@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card, deck
-from engine.makao import Knowledge, MakaoGame, MakaoRules, Play, preset
+from engine.makao import Demand, Knowledge, MakaoGame, MakaoRules, Play, Violation, preset
 
 NAMES = ("Ada", "Ben", "Cem", "Dan", "Eve", "Fay")
 
@@ -14,8 +14,14 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.from_text(t) for t in text.split())
 
 
-def play(text: str, demand=None, makao: bool = False) -> Play:
+def play(text: str, demand: Demand | None = None, makao: bool = False) -> Play:
     return Play(cards(text), demand, makao)
+
+
+def refused(violation: Violation | None) -> Violation:
+    """The violation a check found (failing the test when the action was legal)."""
+    assert violation is not None, "expected the action to be refused"
+    return violation
 
 
 def game(

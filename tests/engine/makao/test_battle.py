@@ -2,12 +2,12 @@
 
 import pytest
 
-from engine.makao import Accept, Draw, Rule
+from engine.makao import Accept, Draw, MakaoGame, Rule
 
-from .support import cards, game, play
+from .support import cards, game, play, refused
 
 
-def two_hearts_pending(p1: str):
+def two_hearts_pending(p1: str) -> MakaoGame:
     g = game(["2H 9C", p1, "5D 6D", "8S 8C"], "9H")
     g.play(play("2H"))
     assert (g.penalty, g.to_move) == (2, 1)
@@ -27,14 +27,14 @@ def test_penalty_passed_on_adds_up_and_moves_to_the_next(answer, total, target):
 @pytest.mark.parametrize("answer", ["3S", "KS", "5H", "4H", "JH", "AH"])  # M3c, M3e, plain, 4, J, A
 def test_cards_that_cannot_answer_a_two(answer):
     g = two_hearts_pending(f"{answer} 5C")
-    violation = g.check(play(answer))
+    violation = refused(g.check(play(answer)))
     assert violation.rule is Rule.PENALTY
     assert "pending penalty of 2 cards from 2H" in violation.reason
 
 
 def test_draw_is_not_an_answer_to_a_penalty():
     g = two_hearts_pending("5C 6C")
-    assert g.check(Draw()).rule is Rule.MUST_ANSWER
+    assert refused(g.check(Draw())).rule is Rule.MUST_ANSWER
     assert list(g.legal_actions()) == [Accept()]
 
 
@@ -52,7 +52,7 @@ def test_two_twos_at_once_add_up_and_the_last_sets_the_suit():
     g = game(["9C 2H 2S", "3S 3H 5C", "5D", "8C"], "9H")
     g.play(play("2H 2S"))  # M4
     assert (g.penalty, g.to_move) == (4, 1)
-    assert g.check(play("3H")).rule is Rule.PENALTY
+    assert refused(g.check(play("3H"))).rule is Rule.PENALTY
     g.play(play("3S"))
     assert (g.penalty, g.to_move) == (7, 2)
 
@@ -73,7 +73,7 @@ def test_stacking_table(attack, ok, bad):
         else:
             g = game(["5C " + attack, f"{answer} 6C", "6D", "7D"], top)
         g.play(play(attack))
-        assert g.hand(g.to_move)[0] == cards(answer)[0]
+        assert g.hand(g.to_move or 0)[0] == cards(answer)[0]
         violation = g.check(play(answer))
         assert (violation is None) == (answer in ok), (attack, answer, violation)
 
@@ -82,7 +82,7 @@ def test_king_of_spades_aims_at_the_previous_player():
     g = game(["8S 5C", "KS 6C", "6D 7D", "7C 9D"], "9S", first=1)
     g.play(play("KS"))
     assert (g.penalty, g.to_move) == (5, 0)  # Ada, before Ben
-    assert "only KH, 2S or 3S passes it on" in g.check(play("8S")).reason
+    assert "only KH, 2S or 3S passes it on" in refused(g.check(play("8S"))).reason
     g.play(Accept())
     assert len(g.hand(0)) == 7
     assert g.to_move == 2  # play resumes after the K♠ player (ajoz ADR 0004)

@@ -5,7 +5,7 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.makao import Draw, Pass, Phase, Rule
 
-from .support import cards, game, play
+from .support import cards, game, play, refused
 
 
 def test_rank_or_suit_matches_and_turn_passes_clockwise():
@@ -42,14 +42,14 @@ def test_several_cards_of_one_rank_last_laid_is_top():
 
 def test_several_cards_must_share_a_rank_and_the_first_must_match():
     g = game(["7D 8D 9H 9C", "5S", "5H"], "7C")
-    assert g.check(play("7D 8D")).rule is Rule.SAME_RANK
-    assert g.check(play("9H 9C")).rule is Rule.NO_MATCH
+    assert refused(g.check(play("7D 8D"))).rule is Rule.SAME_RANK
+    assert refused(g.check(play("9H 9C"))).rule is Rule.NO_MATCH
     assert g.check(play("9C 9H")) is None
 
 
 def test_card_not_held_is_refused():
     g = game(["7D", "5S", "5H"], "7C")
-    violation = g.check(play("7H"))
+    violation = refused(g.check(play("7H")))
     assert violation.rule is Rule.NOT_IN_HAND
     assert violation.reason == "Ada does not hold 7H"
 
@@ -61,7 +61,7 @@ def test_playing_is_never_compulsory_draw_then_play_the_drawn_card():
     assert g.phase is Phase.DRAWN and g.to_move == 0
     assert g.hand(0) == cards("7D 5S 9C")
     assert set(g.legal_actions()) == {play("9C"), Pass()}
-    assert g.check(play("7D")).rule is Rule.AFTER_DRAW
+    assert refused(g.check(play("7D"))).rule is Rule.AFTER_DRAW
     g.play(play("9C"))
     assert g.to_move == 1 and g.top == cards("9C")[0]
 
@@ -76,7 +76,7 @@ def test_draw_then_pass_when_the_drawn_card_does_not_fit():
 
 def test_pass_without_drawing_is_refused():
     g = game(["7D 5S", "5H", "6H"], "7C")
-    assert g.check(Pass()).rule is Rule.PASS
+    assert refused(g.check(Pass())).rule is Rule.PASS
 
 
 def test_nothing_left_to_draw_allows_a_pass():
@@ -87,7 +87,7 @@ def test_nothing_left_to_draw_allows_a_pass():
     hands = [" ".join(str(c) for c in rest[:26]), " ".join(str(c) for c in rest[26:])]
     g = game(hands, "7C")
     assert g.stock_size == 0
-    assert g.check(Draw()).rule is Rule.EMPTY_STOCK
+    assert refused(g.check(Draw())).rule is Rule.EMPTY_STOCK
     assert Pass() in list(g.legal_actions())
 
 
@@ -95,11 +95,11 @@ def test_accept_without_anything_pending_is_refused():
     from engine.makao import Accept
 
     g = game(["7D", "5H", "6H"], "7C")
-    assert g.check(Accept()).rule is Rule.NOTHING_PENDING
+    assert refused(g.check(Accept())).rule is Rule.NOTHING_PENDING
 
 
 def test_play_by_the_wrong_seat_is_out_of_turn():
     g = game(["7D", "7H", "6H"], "7C")
-    violation = g.check(play("7H"), seat=1)
+    violation = refused(g.check(play("7H"), seat=1))
     assert violation.rule is Rule.OUT_OF_TURN
     assert "it is Ada's turn" in violation.reason
