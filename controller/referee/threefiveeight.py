@@ -564,8 +564,12 @@ class ThreeFiveEightReferee(Referee):
         hand = self.hand
         assert hand is not None
         self.scored = False
-        if self.session.is_over or (self.max_hands is not None and self.hand_index + 1 >= self.max_hands):
+        if self.session.is_over:
             self._end_game("")
+            return
+        if self.max_hands is not None and self.hand_index + 1 >= self.max_hands:
+            self._end_game(f"the {self.max_hands} hand{'s' if self.max_hands != 1 else ''} set for this game "
+                           "were played")
             return
         self._new_hand()
 

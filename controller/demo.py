@@ -1,0 +1,498 @@
+"""The end-to-end demo: bots play, a synthetic camera films the felt, the real pipeline referees.
+
+    bots (engine, full mode) ──script of table actions──▶ synthetic renderer ──frames──▶
+    recogniser (ONNX models) ──detections──▶ tracker ──CardPlaced/...──▶ referee (engine, table mode)
+    ──announcements──▶ terminal, e-ink (PNG frames), LED ring (simulated), MQTT feed (embedded broker)
+
+The bots' game is the truth; the referee never sees it. Simulated players behave like people at a
+table: they wait for the table to accept their card before the next player plays, wait for the
+"collect" signal before sweeping the trick, place a card again when the table asks, and take back a
+card the table announced wrongly (long press, pick up, place again), which the report counts as a
+correction. The report compares what the table announced with the truth.
+
+Latency (``announce_latency_ms``) is pipeline time: from the frame in which the card lay still to the
+moment its announcement reached every output, counting the frame interval of the simulated camera
+(frames that arrive at ``fps``) plus the measured processing time of the frame that confirmed it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller.announcements import (
+    Announcement,
+    Announcer,
+    AskReplace,
+    CardAccepted,
+    CardRejected,
+    Correction,
+    GameOver,
+    HandScored,
+    HandStarted,
+    ListOutput,
+    PrinterOutput,
+    TrickWon,
+    ViolationFound,
+)
+from controller.commands import EnterCard
+from controller.journal import Journal
+from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
+from controller.simulation import Collect, Pick, Place, script_358
+from hardware.events import Press, SeatButton
+from vision.detections import Detection
+
+__all__ = ["DemoOptions", "TruthRecogniser", "run_demo"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class DemoOptions:
+    game: str = "358"
+    preset: str = ""
+    players: int = 3
+    hands: int = 1
+    seed: int = 0
+    out: Path = Path("runs/demo")
+    headless: bool = False
+    broker: str | None = None
+    table: str = "demo"
+    feed: bool = True
+    quiet: bool = False
+    recogniser: str = "auto"
+    """``onnx`` (the trained models in vision/models), ``truth`` (a labelled stand-in that reads the
+    renderer's ground truth), or ``auto`` (onnx when the models are there)."""
+    model_dir: Path | None = None
+    names: Sequence[str] = ("Ada", "Ben", "Cem")
+    fps: float = 10.0
+    size: tuple[int, int] = (1280, 720)
+    design: str | None = None
+    """The card design the synthetic camera sees (default: the committed demo deck)."""
+    display_png: bool = True
+    max_retries: int = 3
+
+
+class TruthRecogniser:
+    """A stand-in recogniser that reads the renderer's ground truth: NOT the real models.
+
+    It exists so the pipeline can run before trained models are present; the demo labels every run
+    that uses it. It returns each visible printed corner as a detection.
+    """
+
+    label = "truth stand-in (renderer ground truth, not the trained models)"
+
+    def __init__(self) -> None:
+        self.current: Any = None
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        truth = self.current
+        if truth is None:
+            return []
+        return [
+            Detection(c.card, 0.97, c.polygon, candidates=((c.card, 0.97),))
+            for c in truth.corners
+            if c.visible
+        ]
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    return round(float(np.percentile(np.array(values), q)), 1)
+
+
+@dataclass
+class _Stats:
+    latencies: list[float] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
+    frames: int = 0
+    misreads: int = 0
+    player_corrections: int = 0
+    entered: int = 0
+    replaced: int = 0
+
+
+class Demo:
+    """One demo run; :meth:`run` returns the report."""
+
+    def __init__(self, opts: DemoOptions) -> None:
+        self.opts = opts
+        if opts.game != "358":
+            raise ValueError("the demo plays 3-5-8 (--game 358); Makao is refereed by the engine but not staged yet")
+        self.preset = opts.preset or "sergeant-major"
+        self.names = tuple(opts.names)
+        self.out = Path(opts.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.stats = _Stats()
+        self.heard = ListOutput()
+        self.frame_start = 0.0
+        self.frame_t = 0.0
+        self.closers: list[Callable[[], None]] = []
+        self.spectator_url: str | None = None
+        self.recogniser_label = ""
+
+    # ------------------------------------------------------------------ set-up
+
+    def _outputs(self) -> list[Any]:
+        opts = self.opts
+        outputs: list[Any] = [self.heard]
+        if not opts.quiet:
+            outputs.append(PrinterOutput(self.names, skip=("prompt", "clear_zones")))
+        from controller.outputs import RingOutput
+        from hardware.simring import SimulatedRing
+
+        ring_log = (self.out / "ring.log").open("w", encoding="utf-8")
+        self.closers.append(ring_log.close)
+        outputs.append(RingOutput(SimulatedRing(png_dir=None, stream=ring_log), len(self.names)))
+        display = _png_display(self.out / "eink") if opts.display_png else None
+        if display is not None:
+            from controller.outputs import DisplayOutput
+
+            outputs.append(DisplayOutput(display))
+        if opts.feed:
+            feed_output = self._feed()
+            if feed_output is not None:
+                outputs.append(feed_output)
+        return outputs
+
+    def _feed(self) -> Any:
+        from controller.feed import Feed, FeedConfig
+        from controller.outputs import FeedOutput
+
+        opts = self.opts
+        host: str | None = None
+        port = 1883
+        if opts.broker:
+            host, _, p = opts.broker.rpartition(":")
+            host, port = (host or p, int(p)) if host else (opts.broker, 1883)
+        try:
+            feed = Feed.open(FeedConfig(table_id=opts.table, host=host, port=port))
+        except Exception as exc:  # the feed is an output: the demo goes on without it
+            log.warning("MQTT feed unavailable (%s); continuing without it", exc)
+            return None
+        broker = getattr(feed, "broker", None)
+        where = f"{host}:{port}" if host else f"embedded broker 127.0.0.1:{broker.tcp_port}" if broker else "?"
+        self._say_setup(f"MQTT feed: cardtable/{opts.table}/# on {where}")
+        if broker is not None and not opts.headless:
+            self.spectator_url = _serve_spectator(broker.ws_url, opts.table, self.closers)
+            if self.spectator_url:
+                self._say_setup(f"Spectator page: {self.spectator_url}")
+        return FeedOutput(feed)
+
+    def _say_setup(self, line: str) -> None:
+        if not self.opts.quiet:
+            print(line, flush=True)
+
+    def _recogniser(self) -> Any:
+        kind = self.opts.recogniser
+        if kind in ("auto", "onnx"):
+            try:
+                from vision.recognise import DEFAULT_MODEL_DIR, OnnxRecogniser
+
+                rec = OnnxRecogniser(self.opts.model_dir or DEFAULT_MODEL_DIR, threads=1)
+                self.recogniser_label = f"onnx ({rec.model_dir})"
+                return rec
+            except Exception as exc:
+                if kind == "onnx":
+                    raise
+                log.warning("trained models not usable (%s): using the truth stand-in", exc)
+        rec2 = TruthRecogniser()
+        self.recogniser_label = TruthRecogniser.label
+        return rec2
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self) -> dict[str, Any]:
+        from vision.calibration import calibrate
+        from vision.render import Collect as RCollect
+        from vision.render import PickUp as RPickUp
+        from vision.render import Place as RPlace
+        from vision.render import RenderSettings, TableRenderer
+        from vision.tracker import CardTracker
+        from vision.zones import LayoutError, layout_for
+
+        opts = self.opts
+        started = time.monotonic()
+        actions, truth = script_358(self.preset, seed=opts.seed, hands=opts.hands, players=self.names)
+        self.truth = truth
+        recogniser = self._recogniser()
+        self._say_setup(f"cardtable demo: 3-5-8 ({self.preset}), {opts.hands} hand(s), seed {opts.seed}; "
+                        f"recogniser: {self.recogniser_label}")
+        outputs = self._outputs()
+        outputs.append(_LatencyProbe(self))
+        announcer = Announcer(outputs, self.names)
+        journal_path = self.out / "journal.jsonl"
+        if journal_path.exists():
+            journal_path.unlink()
+        referee = ThreeFiveEightReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False),
+                                        hands=opts.hands)
+        self.referee = referee
+        layout = layout_for("358")
+        settings = RenderSettings(size=opts.size, fps=opts.fps)
+        try:
+            renderer = TableRenderer(layout, settings, seed=opts.seed, design=opts.design)
+        except LayoutError:
+            if opts.design is not None:
+                raise
+            from vision.synth.faces import available_designs
+
+            designs = available_designs()
+            if not designs:
+                raise
+            renderer = TableRenderer(layout, settings, seed=opts.seed, design=designs[0])
+        first = renderer.still(1)[0]
+        try:
+            calibration = calibrate(first.frame.image, layout)
+        except Exception as exc:
+            log.warning("calibration from the mat's markers failed (%s); using the renderer's camera", exc)
+            calibration = renderer.true_calibration()
+        tracker = CardTracker(layout, calibration)
+        referee.start()
+
+        def process(frames: list[Any]) -> None:
+            for rendered in frames:
+                self.stats.frames += 1
+                if isinstance(recogniser, TruthRecogniser):
+                    recogniser.current = rendered.truth
+                self.frame_start = time.perf_counter()
+                self.frame_t = rendered.frame.t
+                detections = recogniser.detect(rendered.frame.image)
+                for event in tracker.update(rendered.frame, detections):
+                    referee.submit(event)
+                self.stats.frame_ms.append((time.perf_counter() - self.frame_start) * 1000)
+
+        def settle(done: Callable[[], bool], limit: int = 12) -> bool:
+            for _ in range(limit):
+                if done():
+                    return True
+                process(renderer.still(1))
+            return done()
+
+        for action in actions:
+            if referee.is_over:
+                break
+            if isinstance(action, SeatButton):
+                referee.submit(action)
+            elif isinstance(action, Place):
+                accepted_before = len(self.heard.of(CardAccepted))
+                asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
+                is_play = referee.phase in (Phase.PLAY, Phase.KITTY)
+                process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
+                if not is_play:
+                    settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
+                    continue
+                self._play_until_accepted(action, referee, renderer, process, settle, accepted_before, asks_before,
+                                          RPlace, RPickUp)
+            elif isinstance(action, Pick):
+                process(renderer.apply(RPickUp(action.card, seat=action.seat)))
+            elif isinstance(action, Collect):
+                settle(lambda: referee.phase is Phase.COLLECT, 12)
+                process(renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner)))
+                settle(lambda: referee.phase is not Phase.COLLECT, 15)
+                if referee.phase is Phase.COLLECT:
+                    log.warning("the table did not see the trick collected; the operator moves on")
+                    for seat in action.seats:
+                        from vision.events import ZoneCleared
+
+                        referee.submit(ZoneCleared(f"seat{seat}"))
+        wall = time.monotonic() - started
+        referee.close()
+        for close in reversed(self.closers):
+            close()
+        report = self._report(wall)
+        (self.out / "report.json").write_text(json.dumps(report, indent=2))
+        return report
+
+    def _play_until_accepted(self, action: Place, referee: ThreeFiveEightReferee, renderer: Any,
+                             process: Callable[[list[Any]], None], settle: Callable[..., bool],
+                             accepted_before: int, asks_before: int, RPlace: Any, RPickUp: Any) -> None:
+        """Wait for the table to take the card; re-place, correct or enter it like a player would."""
+        for attempt in range(self.opts.max_retries + 1):
+            def answered(acc: int = accepted_before, asks: int = asks_before) -> bool:
+                return (len(self.heard.of(CardAccepted)) > acc
+                        or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks)
+
+            settle(answered, 12)
+            accepted = self.heard.of(CardAccepted)[accepted_before:]
+            if accepted:
+                card = accepted[-1].card
+                if card == action.card:
+                    return
+                # The table announced the wrong card: the player takes it back and places it again.
+                self.stats.misreads += 1
+                self.stats.player_corrections += 1
+                referee.submit(SeatButton(action.seat, Press.LONG))
+            if attempt == self.opts.max_retries:
+                break
+            self.stats.replaced += 1
+            accepted_before = len(self.heard.of(CardAccepted))
+            asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
+            process(renderer.apply(RPickUp(action.card, seat=action.seat)))
+            process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
+        # Still not read: the operator enters it.
+        self.stats.entered += 1
+        referee.submit(EnterCard(action.seat, action.card))
+
+    # ------------------------------------------------------------------ the report
+
+    def _report(self, wall: float) -> dict[str, Any]:
+        referee = self.referee
+        truth = self.truth
+        heard = self.heard
+        record = referee.record()
+        record_path = self.out / "record.json"
+        record_path.write_text(json.dumps(record, indent=1))
+        played_hands = [h for h in referee.session.hands if h.plays or h.contract is not None]
+        n_hands = len(referee.session.scored_hands)
+        true_hands = truth.session.hands[: len(played_hands)]
+        true_plays = [(s, str(c)) for h in true_hands for s, c in h.plays]
+        got_plays = [(p["seat"], p["card"]) for h in record["hands"] for p in h["plays"]]
+        accepted = heard.of(CardAccepted)
+        corrected = [a for a in accepted if a.corrected_from is not None]
+        announced: dict[tuple[int, int], int] = {}
+        hand_no = -1
+        for a in heard.items:
+            if isinstance(a, HandStarted):
+                hand_no += 1
+            if isinstance(a, TrickWon):
+                announced[(hand_no, a.trick)] = a.winner
+        true_winners = {(h, t): w for h, ws in enumerate(truth.winners[: len(played_hands)]) for t, w in enumerate(ws)}
+        tricks_correct = sum(1 for k, w in true_winners.items() if announced.get(k) == w)
+        scored = heard.of(HandScored)
+        scores = list(scored[-1].totals) if scored else [0, 0, 0]
+        true_scores = list(_totals(true_hands))
+        check = _check_record(record)
+        return {
+            "game": "358",
+            "preset": self.preset,
+            "recogniser": self.recogniser_label,
+            "hands": n_hands,
+            "cards_played": len(true_plays),
+            "cards_recognised": sum(1 for a in accepted if a.corrected_from is None) - self.stats.misreads,
+            "misreads": self.stats.misreads,
+            "misreads_uncorrected": sum(1 for a, b in zip(got_plays, true_plays, strict=False) if a != b)
+            + abs(len(got_plays) - len(true_plays)),
+            "corrections": len(corrected) + len(heard.of(Correction)),
+            "candidate_fallbacks": len(corrected),
+            "unreadable": len(heard.of(AskReplace)),
+            "replaced_by_player": self.stats.replaced,
+            "entered_by_operator": self.stats.entered,
+            "rejected": len(heard.of(CardRejected)),
+            "tricks": len(true_winners),
+            "tricks_correct": tricks_correct,
+            "violations": check["violations"],
+            "violations_announced": [_violation_json(v) for v in heard.of(ViolationFound)],
+            "check_totals": check["totals"],
+            "check_agrees": check["totals"] == scores,
+            "scores": scores,
+            "true_scores": true_scores,
+            "game_over": bool(heard.of(GameOver)),
+            "announce_latency_ms": {"p50": _percentile(self.stats.latencies, 50),
+                                    "p95": _percentile(self.stats.latencies, 95),
+                                    "n": len(self.stats.latencies)},
+            "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
+            "frames": self.stats.frames,
+            "wall_s": round(wall, 1),
+            "record": str(record_path),
+            "out": str(self.out),
+            "spectator": self.spectator_url,
+        }
+
+
+def _totals(hands: Sequence[Any]) -> tuple[int, int, int]:
+    t = [0, 0, 0]
+    for h in hands:
+        score = h.score()
+        if score is not None and h.contract is not None and h.contract.value != "PASS":
+            for s in range(3):
+                t[s] += score[s]
+    return (t[0], t[1], t[2])
+
+
+def _violation_json(v: ViolationFound) -> dict[str, Any]:
+    return {"hand": v.hand, "trick": v.trick, "seat": v.seat, "rule": v.rule, "proven_at": v.proven_at,
+            "reason": v.reason}
+
+
+def _check_record(record: dict[str, Any]) -> dict[str, Any]:
+    """What ``cardtable check`` says of the record: its totals and every violation, per hand."""
+    from engine.check import check_record
+
+    result = check_record(record)
+    violations = [dict(v, hand=i) for i, h in enumerate(result["hands"]) for v in h["violations"]]
+    return {"totals": result["totals"], "violations": violations}
+
+
+class _LatencyProbe:
+    """The last output: a card's announcement has reached every other output when it gets here."""
+
+    def __init__(self, demo: Demo) -> None:
+        self.demo = demo
+
+    def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, CardAccepted) and announcement.still_t > 0:
+            demo = self.demo
+            waited = max(0.0, demo.frame_t - announcement.still_t) * 1000
+            work = (time.perf_counter() - demo.frame_start) * 1000
+            demo.stats.latencies.append(waited + work)
+
+    def close(self) -> None:
+        pass
+
+
+def _png_display(folder: Path) -> Any:
+    """The e-ink scoreboard as PNG files (the hardware package's PNG backend), or None if not available."""
+    try:
+        from hardware.display import display_from_config  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    try:
+        return display_from_config(f"png:{folder}")
+    except Exception as exc:
+        log.warning("simulated e-ink unavailable: %s", exc)
+        return None
+
+
+def _serve_spectator(ws_url: str, table: str, closers: list[Callable[[], None]]) -> str | None:
+    """Serve spectator/ on a free local port; the URL carries the broker and table. None if no page."""
+    import functools
+    import http.server
+    import threading
+
+    root = Path(__file__).resolve().parent.parent / "spectator"
+    if not (root / "index.html").exists():
+        return None
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="spectator-http", daemon=True)
+    thread.start()
+    closers.append(server.shutdown)
+    port = server.server_address[1]
+    return f"http://127.0.0.1:{port}/index.html?broker={ws_url}&table={table}"
+
+
+class _QuietHandler:
+    """SimpleHTTPRequestHandler without a line per request on stderr."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        import http.server
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        return Handler(*args, **kwargs)
+
+
+def run_demo(opts: DemoOptions) -> dict[str, Any]:
+    """Run the demo and return its report (also written to ``OUT/report.json``)."""
+    return Demo(opts).run()
+
