@@ -1,0 +1,232 @@
+"""The tracker turns per-frame detections into exactly the card events a referee needs."""
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from engine.cards import Card
+from vision.calibration import Calibration
+from vision.detections import Detection
+from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
+from vision.sources.base import Frame
+from vision.tracker import CardTracker, TrackerSettings
+from vision.zones import layout_for
+
+C = Card.from_text
+PPM = 2.0  # the test camera looks straight down: 2 image pixels per table mm
+FELT = (40, 110, 40)
+
+
+class Table:
+    """Feeds the tracker frames of a plain felt with hands (moving blobs) and the given detections."""
+
+    def __init__(self, game: str = "358", settings: TrackerSettings | None = None) -> None:
+        self.layout = layout_for(game)
+        size = (round(self.layout.width * PPM), round(self.layout.height * PPM))
+        self.calibration = Calibration(np.diag([1 / PPM, 1 / PPM, 1.0]), size, 0.0)
+        self.tracker = CardTracker(self.layout, self.calibration, settings)
+        self.index = 0
+        self.blank = np.empty((size[1], size[0], 3), np.uint8)
+        self.blank[:] = FELT
+        self.events: list[VisionEvent] = []
+        self.background = self.blank.copy()
+
+    def frame(
+        self, detections: Sequence[Detection] = (), hands: Sequence[tuple[float, float]] = ()
+    ) -> list[VisionEvent]:
+        image = self.background.copy()
+        for x, y in hands:
+            cv2.circle(image, (round(x * PPM), round(y * PPM)), 90, (150, 170, 220), -1)
+        events = self.tracker.update(Frame(self.index, self.index / 10, image), list(detections))
+        self.index += 1
+        self.events += events
+        return events
+
+    def hand_over(self, zone: str, frames: int = 3, detections: Sequence[Detection] = ()) -> list[VisionEvent]:
+        """A hand moving about over ``zone`` for ``frames`` frames."""
+        cx, cy = self.layout.zone(zone).center
+        out: list[VisionEvent] = []
+        for k in range(frames):
+            out += self.frame(detections, hands=[(cx + 15 * k - 15, cy + 10 * k)])
+        return out
+
+    def still(self, detections: Sequence[Detection] = (), frames: int = 1) -> list[VisionEvent]:
+        out: list[VisionEvent] = []
+        for _ in range(frames):
+            out += self.frame(detections)
+        return out
+
+    def corners(
+        self, card: str, zone: str, conf: float = 0.9, shift: tuple[float, float] = (0, 0)
+    ) -> list[Detection]:
+        """The two printed corners of ``card`` lying in the middle of ``zone``."""
+        cx, cy = self.layout.zone(zone).center
+        cx, cy = cx + shift[0], cy + shift[1]
+        return [_det(C(card), cx - 24.5, cy - 31, conf), _det(C(card), cx + 24.5, cy + 31, conf)]
+
+
+def _det(card: Card, x: float, y: float, conf: float = 0.9, runner_up: Card | None = None) -> Detection:
+    px, py = x * PPM, y * PPM
+    poly = ((px - 8, py - 20), (px + 8, py - 20), (px + 8, py + 20), (px - 8, py + 20))
+    cands: tuple[tuple[Card, float], ...] = ((card, conf),)
+    if runner_up is not None:
+        cands += ((runner_up, round((1 - conf) / 3, 3)),)
+    return Detection(card, conf, poly, cands)
+
+
+def kinds(events: Sequence[VisionEvent]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def test_card_confirmed_once_when_the_hand_has_gone_and_three_frames_agree():
+    t = Table()
+    t.still(frames=2)
+    one_corner = t.corners("QH", "seat0")[:1]
+    assert t.hand_over("seat0", 4, one_corner) == []  # read while the hand is there: not yet
+    assert t.still(t.corners("QH", "seat0")) == []  # motion against the last hand frame
+    still_frame = t.index - 1
+    assert t.still(t.corners("QH", "seat0")) == []
+    events = t.still(t.corners("QH", "seat0"))
+    assert kinds(events) == ["CardPlaced"]
+    placed = events[0]
+    assert isinstance(placed, CardPlaced)
+    assert (placed.zone, placed.card, placed.still_frame) == ("seat0", C("QH"), still_frame)
+    assert placed.frame - placed.still_frame == 2
+    assert placed.candidates[0][0] == C("QH")
+    assert t.still(t.corners("QH", "seat0"), frames=20) == []  # never reported twice
+
+
+def test_jitter_and_missed_corners_do_not_make_a_second_card():
+    t = Table()
+    t.hand_over("seat1")
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        dets = [d for d in t.corners("7S", "seat1", shift=tuple(rng.normal(0, 2, 2))) if rng.random() > 0.3]
+        t.still(dets)
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_a_single_misread_frame_is_outvoted():
+    t = Table()
+    t.hand_over("seat2")
+    t.still(t.corners("7H", "seat2"))
+    t.still([_det(C("7D"), *t.layout.zone("seat2").center, conf=0.8), *t.corners("7H", "seat2")[1:]])
+    t.still(t.corners("7H", "seat2"), frames=3)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("7H"))]
+    # and a misread of a reported card, even for a few frames, is not a new card
+    cx, cy = t.layout.zone("seat2").center
+    t.still([_det(C("7D"), cx - 24.5, cy - 31, 0.7), t.corners("7H", "seat2")[1]], frames=4)
+    t.still(t.corners("7H", "seat2"), frames=5)
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_consistently_misread_other_corner_is_not_a_second_card():
+    t = Table()
+    t.hand_over("seat0")
+    good = t.corners("9C", "seat0")[0]
+    cx, cy = t.layout.zone("seat0").center
+    bad = _det(C("9S"), cx + 24.5, cy + 31, conf=0.6)
+    t.still([good, bad], frames=8)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("9C"))]
+
+
+def test_a_card_slid_to_another_zone_is_a_move():
+    t = Table()
+    t.hand_over("seat0")
+    t.still(t.corners("KD", "seat0"), frames=4)
+    t.hand_over("seat0", 2)
+    t.hand_over("exchange", 3)
+    t.still(t.corners("KD", "exchange"), frames=8)
+    assert kinds(t.events) == ["CardPlaced", "CardMoved", "ZoneCleared"]
+    moved, cleared = t.events[1], t.events[2]
+    assert isinstance(moved, CardMoved) and (moved.from_zone, moved.to_zone, moved.card) == ("seat0", "exchange",
+                                                                                            C("KD"))
+    assert moved.track_id == t.events[0].track_id  # type: ignore[union-attr]
+    assert isinstance(cleared, ZoneCleared) and cleared.zone == "seat0"
+
+
+def test_collected_trick_removes_each_card_and_clears_each_zone():
+    t = Table()
+    on_table: list[Detection] = []
+    for zone, card in (("seat0", "2H"), ("seat1", "AH"), ("seat2", "10H")):
+        t.hand_over(zone, detections=on_table)
+        on_table += t.corners(card, zone)
+        t.still(on_table, frames=4)
+    assert kinds(t.events) == ["CardPlaced"] * 3
+    t.events.clear()
+    t.hand_over("seat1", 2)
+    t.hand_over("seat0", 2)
+    t.hand_over("seat2", 2)
+    assert t.events == []  # not while a hand is busy on the table: it may be sliding a card elsewhere
+    t.still(frames=6)
+    assert sorted(kinds(t.events)) == ["CardRemoved"] * 3 + ["ZoneCleared"] * 3
+    removed = {(e.zone, e.card) for e in t.events if isinstance(e, CardRemoved)}
+    assert removed == {("seat0", C("2H")), ("seat1", C("AH")), ("seat2", C("10H"))}
+    assert t.tracker.cards_in("seat0") == []
+
+
+def test_hand_resting_still_over_a_card_hides_it_without_removing_it():
+    t = Table()
+    t.hand_over("seat0")
+    t.still(t.corners("5C", "seat0"), frames=4)
+    t.hand_over("seat0", 2)
+    t.still(frames=3)  # corners covered but only for a moment
+    t.still(t.corners("5C", "seat0"), frames=6)
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_weak_readings_become_one_unreadable_card_with_guesses():
+    t = Table()
+    t.hand_over("seat1")
+    cx, cy = t.layout.zone("seat1").center
+    weak = [_det(C("8D"), cx - 24.5, cy - 31, 0.3, runner_up=C("8H")), _det(C("8D"), cx + 24.5, cy + 31, 0.3)]
+    t.still(weak, frames=15)
+    assert kinds(t.events) == ["UnreadableCard"]
+    event = t.events[0]
+    assert isinstance(event, UnreadableCard) and event.zone == "seat1"
+    assert event.best_guesses[0][0] == C("8D")
+
+
+def test_a_card_shaped_thing_that_cannot_be_read_is_unreadable():
+    t = Table()
+    cx, cy = t.layout.zone("seat2").center
+    t.background = t.blank.copy()
+    cv2.rectangle(t.background, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    t.hand_over("seat2")
+    t.still(frames=12)
+    assert kinds(t.events) == ["UnreadableCard"]
+    assert t.events[0].zone == "seat2" and t.events[0].best_guesses == ()  # type: ignore[union-attr]
+
+
+def test_makao_pile_reports_each_new_top_card_and_one_clear():
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("5H", "pile"), frames=4)
+    t.hand_over("pile")
+    t.still(t.corners("5S", "pile", shift=(6, -4)), frames=4)  # covers the 5H
+    t.hand_over("pile")
+    t.still([*t.corners("6S", "pile", shift=(-5, 3)), _det(C("5S"), cx + 6 - 24.5, cy - 4 - 31)], frames=8)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [
+        ("CardPlaced", C("5H")), ("CardPlaced", C("5S")), ("CardPlaced", C("6S"))]
+    t.hand_over("pile")
+    t.still(frames=8)
+    assert kinds(t.events)[3:] == ["ZoneCleared"]
+
+
+def test_the_stock_is_never_read():
+    t = Table("makao")
+    t.hand_over("stock")
+    t.still(t.corners("AS", "stock"), frames=10)
+    assert t.events == []
+
+
+def test_new_calibration_restarts_motion_without_events():
+    t = Table()
+    t.hand_over("seat0")
+    t.still(t.corners("JC", "seat0"), frames=4)
+    t.tracker.set_calibration(t.calibration)
+    t.still(t.corners("JC", "seat0"), frames=6)
+    assert kinds(t.events) == ["CardPlaced"]

@@ -1,0 +1,51 @@
+"""Renderer -> noisy truth recogniser -> tracker: a played trick, a slide and a Makao pile, scored."""
+
+from engine.cards import Card
+from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
+from vision.events import VisionEvent
+from vision.render import Collect, Place, Slide, TableRenderer
+from vision.render.script import Action
+from vision.render.truth import TruthRecogniser, score_events
+from vision.tracker import CardTracker
+from vision.zones import layout_for
+
+C = Card.from_text
+
+
+def _play(game: str, actions: list[Action], seed: int = 0) -> tuple[TableRenderer, list[VisionEvent]]:
+    renderer = TableRenderer(layout_for(game), seed=seed, face_loader=placeholder_face,
+                             boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    recogniser = TruthRecogniser(seed=seed)
+    events: list[VisionEvent] = []
+    for rendered in renderer.render(actions):
+        events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    return renderer, events
+
+
+def test_tricks_with_hands_and_noise_are_confirmed_exactly_once_within_five_still_frames():
+    actions: list[Action] = []
+    cards = iter(["QS", "10H", "2C", "AD", "7C", "9H"])
+    for leader in (0, 2):
+        for i in range(3):
+            seat = (leader + i) % 3
+            actions.append(Place(C(next(cards)), f"seat{seat}", seat))
+        actions.append(Collect(("seat0", "seat1", "seat2"), leader))
+    renderer, events = _play("358", actions, seed=4)
+    score = score_events(renderer.events, events)
+    assert score.as_dict()["ok"], score.as_dict()
+    assert score.played == 6 and score.clears_missed == 0
+
+
+def test_card_slid_into_the_exchange_zone_is_moved_not_replayed():
+    renderer, events = _play("358", [Place(C("KH"), "seat1", 1), Slide(C("KH"), "exchange", 1)], seed=2)
+    score = score_events(renderer.events, events)
+    assert score.ok, (score.as_dict(), events)
+    assert [type(e).__name__ for e in events] == ["CardPlaced", "CardMoved", "ZoneCleared"]
+
+
+def test_makao_pile_growth():
+    plays = ["5H", "5S", "6S", "6D", "KD", "KC"]
+    renderer, events = _play("makao", [Place(C(c), "pile", i % 3) for i, c in enumerate(plays)], seed=1)
+    score = score_events(renderer.events, events)
+    assert score.ok, (score.as_dict(), events)

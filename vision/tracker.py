@@ -1,0 +1,465 @@
+"""From per-frame detections to card events: the tracker.
+
+The recogniser reads each frame on its own; players do not play one frame at a time. A hand carries
+a card across other zones, covers it while letting go, and the recogniser now and then misreads a
+corner. So the tracker reports a card only when the view of its zone is still (no motion there, by
+frame differencing) and several frames agree on what it is, and it remembers every card it has
+reported, so that the same physical card is never reported twice and a card slid to another zone is
+a :class:`~vision.events.CardMoved`, not a new card.
+
+Per zone (a polygon of the mat, in table mm, mapped into the image by the calibration):
+
+* **motion**: the share of the zone's pixels (on a quarter-size, blurred grey frame) that changed
+  since the previous frame. Any motion resets the zone's votes: a hand may have put something down.
+* **still run**: consecutive frames without motion. Its first frame is the frame *before* the first
+  still comparison (that frame already looked like the still view); it is the event's ``still_frame``.
+* **pending cards**: during a still run, detections (corner indices, grouped into physical cards by
+  label and distance) that are not a card already reported vote for a reading at their place on the
+  mat. A reading is confirmed when it has ``confirm_frames`` votes, ``agreement`` of all the votes
+  there, and a mean confidence of at least ``min_confidence``.
+* **confirmed cards** (tracks) that are not seen for ``gone_frames`` still frames have left: a
+  :class:`CardRemoved` for each, then a :class:`ZoneCleared` when the zone is empty. On a ``pile``
+  zone (Makao) a card that stops being seen has been covered by the next one: no event until the
+  whole pile goes, which is one ``ZoneCleared``.
+* **unreadable**: something card-shaped (a bright quadrilateral on the felt, or detections too weak
+  or too divided to confirm) stays still for ``unreadable_frames`` frames: one :class:`UnreadableCard`
+  per still run, with the best guesses.
+
+Every threshold is a field of :class:`TrackerSettings`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.cards import Card
+from vision.calibration import Calibration
+from vision.detections import Detection
+from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
+from vision.sources.base import Frame
+from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """The tracker's thresholds (all in one place, so the config and the benchmark can turn them)."""
+
+    downscale: int = 4
+    """Motion is measured on a frame this many times smaller (averaging removes sensor noise)."""
+    motion_threshold: int = 16
+    """Grey-level change of a small-frame pixel that counts as changed."""
+    motion_fraction: float = 0.004
+    """Share of a zone's pixels that must change for the zone to be in motion."""
+    confirm_frames: int = 3
+    """Still frames that must agree on a reading before the card is reported."""
+    agreement: float = 0.6
+    """Share of the votes at one place that the winning reading needs."""
+    min_confidence: float = 0.5
+    """Mean recogniser confidence the winning reading needs."""
+    min_detection_confidence: float = 0.05
+    """Detections below this are ignored entirely."""
+    match_radius_mm: float = 30.0
+    """A reading this close to a place already voted on is the same card."""
+    pile_match_radius_mm: float = 50.0
+    """On a pile, a reported card's corner must be this close to count as that card seen again."""
+    pair_distance_mm: float = 125.0
+    """Two corners with the same reading this close together are one card."""
+    gone_frames: int = 5
+    """Still frames without seeing a reported card before it is declared gone."""
+    max_gone_frames: int = 40
+    """While a hand is busy elsewhere on the table a missing card may be on its way to another zone (a slide is
+    a move, not a removal and a new card), so removal waits for the table to be still, up to this many frames."""
+    unreadable_frames: int = 8
+    """Still frames with an unconfirmed card-like thing before UnreadableCard."""
+    zone_margin_mm: float = 20.0
+    """Detections this far outside a zone still count for it (cards overhang the drawn line)."""
+    card_blob_min: float = 0.45
+    card_blob_max: float = 1.8
+    """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
+
+
+@dataclass(eq=False)
+class _Obs:
+    """One physical card as seen in one frame: a reading, its corner positions (mm) and confidence."""
+
+    card: Card
+    points: list[np.ndarray]
+    confidence: float
+    candidates: dict[Card, float]
+
+
+@dataclass(eq=False)
+class _Track:
+    """A reported card."""
+
+    id: int
+    card: Card
+    zone: str
+    points: list[np.ndarray]
+    confidence: float
+    missing: int = 0
+    seen_still: bool = True
+    """Seen since its zone's last motion (a card not verified after a hand passed may have been moved)."""
+
+
+@dataclass(eq=False)
+class _Pending:
+    """Votes, during one still run, for what lies at one place of a zone."""
+
+    points: list[np.ndarray]
+    votes: dict[Card, list[float]] = field(default_factory=dict)
+    candidates: dict[Card, float] = field(default_factory=dict)
+    frames: int = 0
+    conflicts: int = 0
+    """Frames in which a reported card was seen at the same place (the reading is then a misread of it)."""
+
+    def best(self) -> tuple[Card, int, float] | None:
+        if not self.votes:
+            return None
+        card = max(self.votes, key=lambda c: (len(self.votes[c]), sum(self.votes[c])))
+        confs = self.votes[card]
+        return card, len(confs), float(np.mean(confs))
+
+    def near(self, points: list[np.ndarray], radius: float) -> bool:
+        return any(float(np.linalg.norm(p - q)) <= radius for p in points for q in self.points)
+
+
+@dataclass(eq=False)
+class _ZoneState:
+    zone: Zone
+    mask: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool))
+    bbox: tuple[int, int, int, int] = (0, 0, 0, 0)
+    still_run: int = 0
+    still_frame: int = 0
+    still_t: float = 0.0
+    pending: list[_Pending] = field(default_factory=list)
+    tracks: list[_Track] = field(default_factory=list)
+    unreadable_reported: bool = False
+    prev_obs: list[_Obs] = field(default_factory=list)
+    empty_frames: int = 0
+    had_cards: bool = False
+
+
+class CardTracker:
+    """Turns each frame's detections into :mod:`vision.events`; call :meth:`update` for every frame.
+
+    ``calibration`` maps image pixels to table mm; give a new one with :meth:`set_calibration` when the
+    :class:`~vision.calibration.Calibrator` redoes it.
+    """
+
+    def __init__(self, layout: ZoneLayout, calibration: Calibration, settings: TrackerSettings | None = None) -> None:
+        self.layout = layout
+        self.settings = settings or TrackerSettings()
+        self.zones = {z.name: _ZoneState(z) for z in layout.zones}
+        self._ids = itertools.count(1)
+        self._prev_small: np.ndarray | None = None
+        self._prev_frame: tuple[int, float] = (0, 0.0)
+        self.calibration = calibration
+        self.set_calibration(calibration)
+
+    # ----- calibration and motion ------------------------------------------------------------
+    def set_calibration(self, calibration: Calibration) -> None:
+        """Use a new image-to-table mapping (after a bump): zone masks are redrawn, motion starts afresh."""
+        self.calibration = calibration
+        ds = self.settings.downscale
+        w, h = calibration.image_size
+        sw, sh = max(1, w // ds), max(1, h // ds)
+        margin = self.settings.zone_margin_mm
+        for state in self.zones.values():
+            x1, y1, x2, y2 = state.zone.bounds
+            grown = np.array([[x1 - margin, y1 - margin], [x2 + margin, y1 - margin],
+                              [x2 + margin, y2 + margin], [x1 - margin, y2 + margin]])
+            poly = calibration.to_image(grown) / ds
+            full = np.zeros((sh, sw), np.uint8)
+            cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
+            ys, xs = np.nonzero(full)
+            if len(xs) == 0:
+                state.bbox = (0, 0, 0, 0)
+                state.mask = np.zeros((0, 0), bool)
+                continue
+            bx1, by1, bx2, by2 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+            state.bbox = (bx1, by1, bx2, by2)
+            state.mask = full[by1:by2, bx1:bx2].astype(bool)
+        self._prev_small = None
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        ds = self.settings.downscale
+        small = cv2.resize(gray, (gray.shape[1] // ds, gray.shape[0] // ds), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _motion(self, small: np.ndarray) -> dict[str, bool]:
+        if self._prev_small is None or self._prev_small.shape != small.shape:
+            return {name: True for name in self.zones}
+        changed = cv2.absdiff(small, self._prev_small) > self.settings.motion_threshold
+        result: dict[str, bool] = {}
+        for name, state in self.zones.items():
+            x1, y1, x2, y2 = state.bbox
+            if state.mask.size == 0:
+                result[name] = False
+                continue
+            area = changed[y1:y2, x1:x2][state.mask]
+            result[name] = bool(area.mean() > self.settings.motion_fraction) if area.size else False
+        return result
+
+    # ----- observations ----------------------------------------------------------------------
+    def _observations(self, detections: Sequence[Detection]) -> dict[str, list[_Obs]]:
+        s = self.settings
+        dets = [d for d in detections if d.confidence >= s.min_detection_confidence]
+        by_zone: dict[str, list[_Obs]] = {name: [] for name in self.zones}
+        if not dets:
+            return by_zone
+        centres = self.calibration.to_table(np.array([d.center for d in dets], np.float64))
+        for det, mm in zip(dets, centres, strict=True):
+            zone = self.layout.zone_at(float(mm[0]), float(mm[1]), s.zone_margin_mm)
+            if zone is None or not self.zones[zone].zone.reads_cards:
+                continue
+            cands = dict(det.candidates) if det.candidates else {det.card: det.confidence}
+            cands.setdefault(det.card, det.confidence)
+            for obs in by_zone[zone]:
+                if (obs.card.same_face(det.card) and len(obs.points) < 2
+                        and min(float(np.linalg.norm(mm - p)) for p in obs.points) <= s.pair_distance_mm):
+                    obs.points.append(mm)
+                    obs.confidence = max(obs.confidence, det.confidence)
+                    for c, p in cands.items():
+                        obs.candidates[c] = max(obs.candidates.get(c, 0.0), p)
+                    break
+            else:
+                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands))
+        return by_zone
+
+    # ----- the update ------------------------------------------------------------------------
+    def update(self, frame: Frame, detections: Sequence[Detection]) -> list[VisionEvent]:
+        """Take one frame and its detections; return the events it confirms (usually none)."""
+        small = self._small(frame.image)
+        motion = self._motion(small)
+        observations = self._observations(detections)
+        events: list[VisionEvent] = []
+        still_zones: list[_ZoneState] = []
+        for name, state in self.zones.items():
+            obs = observations[name]
+            if motion[name]:
+                state.still_run = 0
+                state.pending.clear()
+                state.unreadable_reported = False
+                state.empty_frames = 0
+                for track in state.tracks:
+                    track.seen_still = False
+                state.prev_obs = obs
+                continue
+            if state.still_run == 0:
+                state.still_frame, state.still_t = self._prev_frame
+                state.still_run = 1
+                self._observe(state, state.prev_obs)
+            state.still_run += 1
+            self._observe(state, obs)
+            state.prev_obs = obs
+            still_zones.append(state)
+        for state in still_zones:
+            events += self._confirm(state, frame)
+        busy = any(motion.values()) or any(st.pending for st in self.zones.values())
+        for state in still_zones:
+            events += self._retire(state, frame, busy)
+        for state in still_zones:
+            events += self._unreadable(state, frame)
+        self._prev_small = small
+        self._prev_frame = (frame.index, frame.t)
+        return events
+
+    def _observe(self, state: _ZoneState, observations: list[_Obs]) -> None:
+        s = self.settings
+        pile = state.zone.kind == "pile"
+        seen: set[int] = set()
+        matched: list[tuple[_Obs, _Track]] = []
+        unmatched: list[_Obs] = []
+        for obs in observations:
+            track = self._match_track(state, obs, pile)
+            if track is not None:
+                matched.append((obs, track))
+                seen.add(track.id)
+            else:
+                unmatched.append(obs)
+        seen_points = [p for obs, _ in matched for p in obs.points]
+        for obs, track in matched:
+            track.points = [p.copy() for p in obs.points] if len(obs.points) >= len(track.points) else track.points
+            track.missing = 0
+            track.seen_still = True
+        if observations:
+            state.empty_frames = 0
+        else:
+            state.empty_frames += 1
+        for obs in unmatched:
+            if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
+                continue
+            pending = next((p for p in state.pending if p.near(obs.points, s.match_radius_mm)), None)
+            if pending is None:
+                pending = _Pending([p.copy() for p in obs.points])
+                state.pending.append(pending)
+            else:
+                for p in obs.points:
+                    if all(float(np.linalg.norm(p - q)) > s.match_radius_mm for q in pending.points):
+                        pending.points.append(p.copy())
+            pending.frames += 1
+            pending.votes.setdefault(obs.card, []).append(obs.confidence)
+            for c, pr in obs.candidates.items():
+                pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
+            # a reported card's corner was here and is not read this frame: this reading took its place
+            if any(t.id in seen and _close(obs.points, t.points, s.match_radius_mm) for t in state.tracks) and not (
+                _close(obs.points, seen_points, s.match_radius_mm)
+            ):
+                pending.conflicts += 1
+        for track in state.tracks:
+            if track.id not in seen:
+                track.missing += 1
+
+    def _other_corner_of_track(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
+        """A lone corner at a card's diagonal from the one seen corner of a reported card, on a play zone
+        (one card at a time), is that card's other corner misread: it gets no votes of its own."""
+        if len(points) != 1:
+            return False
+        diag = float(np.hypot(*CARD_SIZE_MM))
+        for track in state.tracks:
+            if track.missing == 0 and len(track.points) == 1:
+                d = float(np.linalg.norm(points[0] - track.points[0]))
+                if 0.55 * diag <= d <= 1.05 * diag:
+                    return True
+        return False
+
+    def _match_track(self, state: _ZoneState, obs: _Obs, pile: bool) -> _Track | None:
+        radius = self.settings.pile_match_radius_mm
+        for track in state.tracks:
+            if not track.card.same_face(obs.card):
+                continue
+            if not pile:
+                return track
+            if any(float(np.linalg.norm(p - q)) <= radius for p in obs.points for q in track.points):
+                return track
+        return None
+
+    def _confirm(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
+        s = self.settings
+        events: list[VisionEvent] = []
+        ranked = sorted(state.pending, key=lambda p: -sum(sum(v) for v in p.votes.values()))
+        for pending in ranked:
+            best = pending.best()
+            if best is None:
+                continue
+            card, votes, conf = best
+            total = sum(len(v) for v in pending.votes.values())
+            if votes < s.confirm_frames or votes / total < s.agreement or conf < s.min_confidence:
+                continue
+            state.pending.remove(pending)
+            if pending.conflicts * 2 >= pending.frames:
+                continue  # a reported card seen at the same place: this reading was a misread of it
+            if state.zone.kind == "play" and self._other_corner_of_track(state, pending.points):
+                continue  # the other corner of the card just reported, read differently
+            events += self._place(state, pending, card, conf, frame)
+        return events
+
+    def _place(self, state: _ZoneState, pending: _Pending, card: Card, conf: float, frame: Frame) -> list[VisionEvent]:
+        # the same card reported elsewhere and not seen there since a hand passed: it was slid here
+        for other in self.zones.values():
+            if other is state:
+                continue
+            for track in other.tracks:
+                if track.card.same_face(card) and (track.missing > 0 or not track.seen_still):
+                    other.tracks.remove(track)
+                    track.zone = state.zone.name
+                    track.points = pending.points
+                    track.missing = 0
+                    track.seen_still = True
+                    state.tracks.append(track)
+                    state.had_cards = True
+                    moved: list[VisionEvent] = [
+                        CardMoved(other.zone.name, state.zone.name, card, frame.index, frame.t, track.id)
+                    ]
+                    if not other.tracks and other.had_cards:
+                        other.had_cards = False
+                        moved.append(ZoneCleared(other.zone.name, frame.index, frame.t))
+                    return moved
+        others = sorted(((c, p) for c, p in pending.candidates.items() if not c.same_face(card)), key=lambda kv: -kv[1])
+        candidates = ((card, round(conf, 4)), *((c, round(p / max(1, pending.frames), 4)) for c, p in others[:4]))
+        track = _Track(next(self._ids), card, state.zone.name, pending.points, conf)
+        state.tracks.append(track)
+        state.had_cards = True
+        return [CardPlaced(state.zone.name, card, round(conf, 4), candidates, frame.index, frame.t, state.still_frame,
+                           state.still_t, track.id)]
+
+    def _retire(self, state: _ZoneState, frame: Frame, busy: bool) -> list[VisionEvent]:
+        s = self.settings
+        events: list[VisionEvent] = []
+        if state.zone.kind == "pile":
+            # covered cards stop being seen one by one; the pile is gone when nothing at all is read there
+            if state.tracks and state.empty_frames >= s.gone_frames:
+                state.tracks.clear()
+                state.had_cards = False
+                events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
+            return events
+        for track in list(state.tracks):
+            if track.missing >= (s.max_gone_frames if busy else s.gone_frames):
+                state.tracks.remove(track)
+                events.append(CardRemoved(state.zone.name, track.card, frame.index, frame.t, track.id))
+        if state.had_cards and not state.tracks and events:
+            events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
+            state.had_cards = False
+        return events
+
+    def _unreadable(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
+        s = self.settings
+        if state.unreadable_reported or not state.zone.reads_cards or state.still_run < s.unreadable_frames:
+            return []
+        guesses: dict[Card, float] = {}
+        weak = False
+        for pending in state.pending:
+            if pending.conflicts * 2 >= pending.frames:
+                continue
+            if pending.frames >= s.confirm_frames:
+                weak = True
+                for c, p in pending.candidates.items():
+                    guesses[c] = guesses.get(c, 0.0) + p / pending.frames
+        if not weak:
+            if state.tracks or state.pending:
+                return []  # what is there is a reported card (perhaps unseen for a frame or two)
+            if not self._card_shaped(state, frame.image):
+                return []
+        state.unreadable_reported = True
+        best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
+        return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
+
+    def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
+        """A bright, unsaturated quadrilateral of about a card's size on the felt of the zone."""
+        s = self.settings
+        x1, y1, x2, y2 = state.zone.bounds
+        m = s.zone_margin_mm
+        x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
+        ppm = 1.0
+        shift = np.array([[ppm, 0, -x1 * ppm], [0, ppm, -y1 * ppm], [0, 0, 1]])
+        size = (round((x2 - x1) * ppm), round((y2 - y1) * ppm))
+        top = cv2.warpPerspective(image, shift @ self.calibration.homography, size, flags=cv2.INTER_AREA)
+        hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
+        bright = ((hsv[:, :, 2] > 150) & (hsv[:, :, 1] < 70)).astype(np.uint8)
+        opened = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1] * ppm * ppm
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if s.card_blob_min * card_area <= area <= s.card_blob_max * card_area:
+                (_, (w, h), _) = cv2.minAreaRect(contour)
+                if w > 0 and h > 0 and 0.5 <= min(w, h) / max(w, h) <= 0.95:
+                    return True
+        return False
+
+    # ----- state for the controller and tests ------------------------------------------------
+    def cards_in(self, zone: str) -> list[Card]:
+        """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
+        return [t.card for t in self.zones[zone].tracks]
+
+
+def _close(a: list[np.ndarray], b: list[np.ndarray], radius: float) -> bool:
+    """Whether any point of ``a`` lies within ``radius`` mm of any point of ``b``."""
+    return any(float(np.linalg.norm(p - q)) <= radius for p in a for q in b)
