@@ -83,6 +83,10 @@ class Outcome:
 _Flag = Callable[[Rule, str], Violation]
 
 
+def _article(code: str) -> str:
+    return "an" if code in ("8", "A") else "a"
+
+
 class _State:
     """Every mutable field of a game, copied whole for undo (python-chess's ``_BoardState``)."""
 
@@ -521,7 +525,7 @@ class MakaoGame:
                 return (
                     Rule.DEMAND,
                     f"{who} cannot play {card}: {by}'s jack demands {s.demand.code}s "
-                    f"(play a {s.demand.code} or a jack, or draw)",
+                    f"(play {_article(s.demand.code)} {s.demand.code} or a jack, or draw)",
                 )
             if card.suit == s.demand or card.rank == Rank.ACE:
                 return None

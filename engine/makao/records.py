@@ -61,7 +61,7 @@ class MakaoRecord:
 
 
 def _type_name(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(
+    return {dict: "an object", list: "a list", str: "text", bool: "a boolean", type(None): "null"}.get(
         type(value), type(value).__name__
     )
 
