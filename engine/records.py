@@ -24,7 +24,7 @@ from engine.threefiveeight.session import RECORD_FORMAT, RoleError, Session
 
 __all__ = ["RECORD_FORMAT", "load_json", "replay_358"]
 
-_TOP_KEYS: Final = {"format", "game", "preset", "players", "hands", "rules", "first_dealer", "meta"}
+_TOP_KEYS: Final = {"format", "game", "preset", "players", "hands", "rules", "first_dealer", "description", "meta"}
 _HAND_KEYS: Final = {"dealer", "declarer", "deal", "exchange", "contract", "discards", "plays", "meta"}
 
 
@@ -274,6 +274,8 @@ def _replay_hand(session: Session, raw: dict[str, Any], path: str) -> Hand:
             raise RecordError(f"{path}.contract", "missing: in this game the exchange follows the contract")
         do_contract()
         do_exchange()
+    if steps or "discards" in raw or raw.get("plays"):
+        hand.close_exchange()
 
     plays = _list(raw.get("plays", []), f"{path}.plays")
     if contract is Contract.PASS:

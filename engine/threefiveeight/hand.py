@@ -225,6 +225,7 @@ class Hand:
             self._hand = [ALL_CARDS, ALL_CARDS, ALL_CARDS]
             self._kitty = 0
         self._exchange_start: list[int] | None = None
+        self._exchange_closed = False
         self._kitty_done = False
         # play state
         self._plays: list[tuple[int, int]] = []  # (seat, card int) in the order seen
@@ -366,8 +367,8 @@ class Hand:
         """
         self._check_seat(giver)
         self._check_seat(receiver)
-        if self._plays:
-            raise IllegalActionError("the exchange is over: play has started", "exchange-give")
+        if self._plays or self._exchange_closed:
+            raise IllegalActionError("the exchange is over", "exchange-give")
         if self.rules.exchange_timing.value == "after-contract" and self.contract is None:
             raise IllegalActionError("in this game the exchange follows the contract: name it first", "exchange-give")
         g = self._card_int(card)
@@ -382,6 +383,14 @@ class Hand:
             new.append(self._violation(0, giver, g, "exchange-give", 0,
                 f"{self.name(giver)} may not hand {self.name(receiver)} another card: "
                 f"{owed} {'was' if owed == 1 else 'were'} due"))
+        elif self.rules.exchange_count is ExchangeCount.EXACT:
+            for d in self.effective_exchange_due:  # plus players go in the order of ``plus_order``
+                if d.giver == giver:
+                    break
+                if sum(1 for e in self.exchange if (e.giver, e.receiver) == (d.giver, d.receiver)) < d.count:
+                    new.append(self._violation(0, giver, g, "exchange-give", 0,
+                        f"{self.name(d.giver)} exchanges before {self.name(giver)} in this game"))
+                    break
         if not self._hand[giver] >> g & 1:
             new.append(self._violation(0, giver, g, "not-in-hand", 0,
                 f"{self.name(giver)} does not hold {CARD_OF[g]} to hand over"))
@@ -508,7 +517,7 @@ class Hand:
             raise IllegalActionError("the kitty was already taken", "kitty")
         if self._plays:
             raise IllegalActionError("the kitty is taken before play", "kitty")
-        self._close_exchange()
+        self.close_exchange()
         d = self.eight
         new: list[Violation] = []
         if discards is not None:
@@ -546,7 +555,12 @@ class Hand:
         self._kitty_done = True
         return tuple(new)
 
-    def _close_exchange(self) -> None:
+    def close_exchange(self) -> None:
+        """The exchange is over: check the counts and (hands known) every return. Idempotent; the
+        kitty and the first card close it anyway."""
+        if self._exchange_closed:
+            return
+        self._exchange_closed = True
         if self._exchange_start is None and not self.effective_exchange_due:
             return
         if self.deal is not None and self.rules.exchange_count is ExchangeCount.EXACT:

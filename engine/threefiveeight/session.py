@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.threefiveeight.hand import Deal, ExchangeDue, Hand
@@ -253,7 +254,7 @@ class Session:
 
     # ------------------------------------------------------------------ records
 
-    def to_record(self) -> dict[str, object]:
+    def to_record(self) -> dict[str, Any]:
         """The game as a record (docs/record-format.md), replayable by ``cardtable check``."""
         hands = []
         for h in self.hands:
