@@ -110,20 +110,27 @@ def _stat(seat: SeatLine) -> str:
     return ""
 
 
-def _footers(view: ScoreboardView) -> list[str]:
+def _pile(view: ScoreboardView) -> str:
+    """The Makao pile in one line: top card, then what it asks of the next player."""
+    if view.makao is None:
+        return ""
+    m = view.makao
+    parts = [f"Top {m.top_card.symbol}" if m.top_card is not None else "Pile empty"]
+    if m.penalty:
+        parts.append(f"draw {m.penalty}")
+    if m.skip:
+        parts.append(f"skip {m.skip}")
+    if m.demand:
+        parts.append(f"wants {m.demand}")
+    if m.suit is not None:
+        parts.append(f"suit {m.suit.symbol}")
+    return " · ".join(parts)
+
+
+def _footers(view: ScoreboardView, with_pile: bool = True) -> list[str]:
     lines = []
-    if view.makao is not None:
-        m = view.makao
-        parts = [f"Top {m.top_card.symbol}" if m.top_card is not None else "Pile empty"]
-        if m.penalty:
-            parts.append(f"draw {m.penalty}")
-        if m.skip:
-            parts.append(f"skip {m.skip}")
-        if m.demand:
-            parts.append(f"wants {m.demand}")
-        if m.suit is not None:
-            parts.append(f"suit {m.suit.symbol}")
-        lines.append(" · ".join(parts))
+    if view.makao is not None and with_pile:
+        lines.append(_pile(view))
     if view.message:
         lines.append(view.message)
     if view.last_trick_winner is not None:
@@ -137,10 +144,13 @@ def _row_height(px: int) -> int:
     return ascent + descent + max(1, px // 8)
 
 
-def _try(view: ScoreboardView, size: tuple[int, int], px: int, footers: list[str], cut: bool) -> Layout | None:
+def _try(
+    view: ScoreboardView, size: tuple[int, int], px: int, headers: list[str], footers: list[str], cut: bool
+) -> Layout | None:
     """The layout at font size ``px`` with these footers, or None if it does not fit.
 
-    Without ``cut`` every name and footer must fit whole; with it, long ones get an ellipsis.
+    Without ``cut`` every name must fit whole; with it, long ones get an ellipsis (footers may
+    always be cut: a name is what a player looks for).
     """
     w, h = size
     margin = max(2, h // 60)
@@ -157,9 +167,7 @@ def _try(view: ScoreboardView, size: tuple[int, int], px: int, footers: list[str
     name_w = inner - stat_w - score_w - (gap if stat_w else 0) - (gap if score_w else 0) - px // 3
     if name_w < _width("Mmmmm…", px):
         return None
-    if not cut and (
-        any(_width(seat.name, px) > name_w for seat in view.seats) or any(_width(f, px) > inner for f in footers)
-    ):
+    if not cut and any(_width(seat.name, px) > name_w for seat in view.seats):
         return None
     texts: list[TextBox] = []
     bars: list[tuple[int, int, int, int]] = []
@@ -172,9 +180,11 @@ def _try(view: ScoreboardView, size: tuple[int, int], px: int, footers: list[str
         x0, y0, x1, y1 = (int(v) for v in font(px).getbbox(text))
         texts.append(TextBox(text, role, (x, y), (x + x0, y + y0, x + x1, y + y1), px, inverted))
 
-    header = next((t for t in _header_variants(view) if _width(t, px) <= inner), None)
+    header = next((t for t in headers if _width(t, px) <= inner), None)
     if header is None:
-        header = _fit(view.game, px, inner)
+        if not cut:
+            return None
+        header = _fit(headers[-1], px, inner)
     top = margin
     place(header, "header", margin, top)
     # a rule under the header
@@ -207,19 +217,30 @@ def layout(view: ScoreboardView, size: tuple[int, int]) -> Layout:
     if w < 100 or h < 60:
         raise ValueError(f"scoreboard size {w}x{h} is too small (at least 100x60)")
     floor = min_font_size(size)
-    footers = _footers(view)
-    dropped: list[str] = []
-    while True:
-        rows = 1 + len(view.seats) + len(footers)
-        top = min(h // rows, h // 4)
+    # Makao: the pile may also ride in the header, which frees a whole line on small panels.
+    options = [(_header_variants(view), _footers(view))]
+    if view.makao is not None:
+        pile = _pile(view)
+        options.append(([f"{view.game} · {pile}", pile], _footers(view, with_pile=False)))
+    for drop in range(0, 1 + max(len(f) for _, f in options)):
+        best: Layout | None = None
         for cut in (False, True):
-            for px in range(top, floor - 1, -1):
-                found = _try(view, size, px, footers, cut)
-                if found is not None:
-                    return Layout(found.size, found.font_size, found.texts, found.bars, tuple(dropped))
-        if not footers:
-            raise ValueError(f"{len(view.seats)} seats do not fit a {w}x{h} panel at {floor} px text")
-        dropped.insert(0, footers.pop())
+            for headers, all_footers in options:
+                footers = all_footers[: len(all_footers) - drop] if drop else all_footers
+                if drop and len(all_footers) < drop:
+                    continue
+                rows = 1 + len(view.seats) + len(footers)
+                for px in range(min(h // rows, h // 4), floor - 1, -1):
+                    if best is not None and px <= best.font_size:
+                        break
+                    found = _try(view, size, px, headers, footers, cut)
+                    if found is not None:
+                        best = Layout(found.size, found.font_size, found.texts, found.bars,
+                                      tuple(all_footers[len(footers):]))
+                        break
+            if best is not None:
+                return best
+    raise ValueError(f"{len(view.seats)} seats do not fit a {w}x{h} panel at {floor} px text")
 
 
 def render(view: ScoreboardView, size: tuple[int, int] = (296, 128)) -> Image:
