@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.cards import Card, Rank, Suit
 from engine.threefiveeight.bots import RandomBot, SimpleBot, play_hand, random_deal
@@ -25,11 +26,13 @@ from vision.events import CardPlaced, CardRemoved, ZoneCleared
 
 __all__ = [
     "Collect",
+    "MakaoTruth",
     "Pick",
     "Place",
     "Truth",
     "direct_inputs",
     "script_358",
+    "script_makao",
 ]
 
 TWO_OF_CLUBS = Card(Rank.TWO, Suit.CLUBS)
@@ -173,3 +176,53 @@ def direct_inputs(actions: Sequence[Action], *, fps: float = 10.0) -> Iterator[o
                 yield ZoneCleared(f"seat{seat}", frame=frame, t=t)
         else:
             yield action
+
+
+@dataclass
+class MakaoTruth:
+    """The full-mode Makao game the bots played, and its actions as ``(seat, action)``."""
+
+    game: Any
+    turns: list[tuple[int, Any]] = field(default_factory=list)
+
+
+def script_makao(
+    preset: str = "makao",
+    *,
+    seed: int = 0,
+    players: Sequence[str] = ("Ada", "Ben", "Cem"),
+    max_turns: int = 2000,
+) -> tuple[list[Action], MakaoTruth]:
+    """Bots play a whole Makao game; the script lays each played card on the pile and presses buttons.
+
+    A play ends with the player's short press; a jack's or an ace's demand is chosen by short presses
+    (cycling from "no demand") and confirmed with a long press. Draw, accept and pass are short presses.
+    """
+    from controller.referee.makao import PILE, demand_options
+    from engine.makao.actions import Play as MakaoPlay
+    from engine.makao.bots import SimpleBot as MakaoBot
+    from engine.makao.game import MakaoGame
+    from engine.makao.rules import PRESETS as MAKAO_PRESETS
+
+    rules = MAKAO_PRESETS[preset]
+    game = MakaoGame.deal(rules, players, seed=seed)
+    truth = MakaoTruth(game)
+    bots = [MakaoBot(seed * 10 + i) for i in range(len(players))]
+    actions: list[Action] = [Place(0, game.starter[-1], zone=PILE)]
+    while not game.is_over and len(truth.turns) < max_turns:
+        seat = game.to_move
+        assert seat is not None
+        action = bots[seat].choose(game)
+        game.push(action)
+        truth.turns.append((seat, action))
+        if isinstance(action, MakaoPlay):
+            actions += [Place(seat, card, zone=PILE) for card in action.cards]
+            options = demand_options(rules, action.cards[-1])
+            if options:
+                index = options.index(action.demand)
+                actions += [SeatButton(seat, Press.SHORT)] * (index + 1) + [SeatButton(seat, Press.LONG)]
+            else:
+                actions.append(SeatButton(seat, Press.SHORT))
+        else:
+            actions.append(SeatButton(seat, Press.SHORT))
+    return actions, truth

@@ -1,0 +1,323 @@
+"""The Makao referee at a physical table (engine table mode: hands unknown).
+
+The camera sees cards land on the pile; the buttons say the rest. The first card seen on the pile is
+the starter. Each card that lands afterwards belongs to the player to move; several cards of one rank
+laid in a row are one play. A short press by that player ends the play ("done"); for a jack or an ace
+the first short press opens the demand choice (next short presses cycle: no demand, then the ranks or
+suits; a long press confirms). A short press with nothing laid means: draw (or accept the pending
+penalty or skip, or pass after a draw). A long press takes back the player's last action.
+
+The engine checks every play and keeps the cards each player holds; the referee announces whose turn
+it is, each card accepted, the proven violations, the pending penalty, skips and demands, who is out
+and who lost. As in 3-5-8, a reading the rules prove impossible (a card already lying on the pile)
+falls back on the recogniser's next candidates.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from controller.announcements import (
+    Announcer,
+    AskReplace,
+    CardAccepted,
+    CardRejected,
+    Correction,
+    Demand,
+    DrawCards,
+    GameOver,
+    HandStarted,
+    PenaltyPending,
+    PlayerOut,
+    Prompt,
+    Skip,
+    TurnTo,
+    ViolationFound,
+)
+from controller.commands import EnterCard
+from controller.feed.control import EndGame, Pause, Resume, Resync, Undo
+from controller.journal import Journal
+from controller.referee.base import Referee, choose_card
+from controller.state import TableState
+from engine.cards import Card, Rank, Suit
+from engine.makao.actions import Accept, Action, Draw, Pass, Play, demand_text
+from engine.makao.game import MakaoGame
+from engine.makao.game import Phase as MakaoPhase
+from engine.makao.records import record_of
+from engine.makao.rules import PRESETS, MakaoRules
+from hardware.events import Press, SeatButton
+from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, ZoneCleared
+
+__all__ = ["PILE", "MakaoReferee", "demand_options"]
+
+log = logging.getLogger(__name__)
+
+PILE = "pile"
+
+
+def demand_options(rules: MakaoRules, card: Card) -> list[Rank | Suit | None]:
+    """What a jack (ranks) or an ace (suits) may demand, "no demand" first."""
+    if card.rank is Rank.JACK:
+        return [None, *rules.jack_demand_ranks]
+    if card.rank is Rank.ACE:
+        return [None, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS]
+    return []
+
+
+class MakaoReferee(Referee):
+    """One game of Makao at a table."""
+
+    game = "makao"
+
+    def __init__(self, players: Sequence[str], preset: str | MakaoRules = "makao",
+                 announcer: Announcer | None = None, journal: Journal | None = None) -> None:
+        super().__init__(players, announcer, journal)
+        if isinstance(preset, MakaoRules):
+            self.rules = preset
+        else:
+            if preset not in PRESETS:
+                raise ValueError(f"unknown Makao preset {preset!r} (one of {', '.join(PRESETS)})")
+            self.rules = PRESETS[preset]
+        if not self.rules.min_players <= len(self.players) <= self.rules.max_players:
+            raise ValueError(f"Makao is for {self.rules.min_players} to {self.rules.max_players} players")
+        self.preset = self.rules.name
+        self.decks = self.rules.decks_for(len(self.players))
+        self.mgame: MakaoGame | None = None
+        self.turns: list[tuple[int, Action]] = []
+        self.pending: list[Card] = []
+        self.pending_seat: int | None = None
+        self.choosing: int | None = None  # index into demand_options while the player chooses
+        self.started = False
+        self.over = False
+        self.handlers = {
+            CardPlaced: self._on_placed,
+            CardRemoved: lambda _e: None,
+            CardMoved: lambda _e: None,
+            ZoneCleared: lambda _e: None,
+            UnreadableCard: self._on_unreadable,
+            SeatButton: self._on_button,
+            EnterCard: self._on_enter,
+            Undo: lambda _c: self._undo(),
+            EndGame: lambda _c: self._end("ended by the operator"),
+            Pause: lambda _c: setattr(self, "paused", True),
+            Resume: lambda _c: setattr(self, "paused", False),
+            Resync: lambda _c: None,
+        }
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        self.say(Prompt(None, "deal 5 cards each and turn the starter card face up on the pile"))
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def _begin(self, starter: Card) -> None:
+        self.mgame = MakaoGame.table(self.rules, self.players, [starter])
+        self.say(HandStarted(hand=0, dealer=0, preset=self.preset))
+        self._announce_turn()
+
+    # ------------------------------------------------------------------ inputs
+
+    def _on_placed(self, ev: CardPlaced) -> None:
+        if self.paused:
+            return
+        if ev.zone != PILE:
+            self.say(CardRejected(ev.zone, ev.card, "wrong zone: play onto the pile"))
+            return
+        if self.mgame is None:
+            self._begin(ev.card)
+            return
+        self._lay(ev.card, ev.candidates, ev.still_t)
+
+    def _lay(self, first: Card, candidates: Sequence[tuple[Card, float]], still_t: float) -> None:
+        game = self.mgame
+        assert game is not None
+        if game.is_over:
+            self.say(CardRejected(PILE, first, "the game is over"))
+            return
+        if self.choosing is not None:
+            self._commit(None)
+        if self.pending and first.rank != self.pending[0].rank:
+            self._commit(None)
+        on_pile = [c for c in game.pile] + self.pending
+
+        def possible(card: Card) -> bool:
+            return sum(1 for c in on_pile if c.same_face(card)) < self.decks
+
+        card, corrected = choose_card(first, candidates, possible)
+        if card is None:
+            self.say(CardRejected(PILE, first, f"{first} is already on the pile"))
+            self.say(AskReplace(PILE, game.to_move))
+            return
+        seat = game.to_move
+        assert seat is not None
+        if not self.pending:
+            self.pending_seat = seat
+        self.pending.append(card)
+        self.say(CardAccepted(self.pending_seat or 0, card, game.turn_count, corrected_from=corrected,
+                              still_t=still_t))
+        if len(self.pending) == 1:
+            self.say(Prompt(self.pending_seat, "press your button when your play is done"))
+
+    def _on_unreadable(self, ev: UnreadableCard) -> None:
+        if ev.zone == PILE and self.mgame is not None and not self.paused:
+            self.say(AskReplace(PILE, self.mgame.to_move))
+
+    def _on_enter(self, cmd: EnterCard) -> None:
+        if self.mgame is None:
+            self._begin(cmd.card)
+            return
+        self._lay(cmd.card, (), 0.0)
+
+    def _on_button(self, press: SeatButton) -> None:
+        game = self.mgame
+        if game is None or self.paused:
+            return
+        seat = press.seat
+        if seat is None:
+            if press.press is Press.LONG:
+                self._undo()
+            return
+        if press.press is Press.LONG:
+            if self.choosing is not None and seat == self.pending_seat:
+                options = demand_options(self.rules, self.pending[-1])
+                self._commit(options[self.choosing])
+            else:
+                self._undo()
+            return
+        if self.pending:
+            if seat != self.pending_seat:
+                self._commit(None)
+            else:
+                options = demand_options(self.rules, self.pending[-1])
+                if options:
+                    self.choosing = 0 if self.choosing is None else (self.choosing + 1) % len(options)
+                    choice = options[self.choosing]
+                    label = "no demand" if choice is None else f"demand {demand_text(choice)}"
+                    self.say(Prompt(seat, f"{label}? long press to confirm"))
+                    return
+                self._commit(None)
+                return
+        if game.is_over or seat != game.to_move:
+            if not game.is_over:
+                self.say(Prompt(seat, f"not your turn: {self.players[game.to_move or 0]} to play"))
+            return
+        if game.penalty or game.skip:
+            action: Action = Accept()
+        elif game.phase is MakaoPhase.DRAWN:
+            action = Pass()
+        else:
+            action = Draw()
+        self._apply(seat, action)
+
+    # ------------------------------------------------------------------ applying
+
+    def _commit(self, demand: Rank | Suit | None) -> None:
+        seat = self.pending_seat
+        cards = tuple(self.pending)
+        self.pending, self.pending_seat, self.choosing = [], None, None
+        if seat is None or not cards:
+            return
+        self._apply(seat, Play(cards, demand))
+
+    def _apply(self, seat: int, action: Action) -> None:
+        game = self.mgame
+        assert game is not None
+        before_out = set(game.out_order)
+        penalty, skip = game.penalty, game.skip
+        violations = game.observe(seat, action)
+        self.turns.append((seat, action))
+        turn = game.turn_count
+        for v in violations:
+            self.say(ViolationFound(str(v.rule), v.seat, v.turn, v.reason, proven_at=turn))
+        if isinstance(action, Draw):
+            self.say(DrawCards(seat, 1))
+        elif isinstance(action, Accept):
+            if penalty:
+                self.say(DrawCards(seat, penalty))
+            elif skip:
+                self.say(Skip(seat, skip))
+        if isinstance(action, Play) and action.demand is not None:
+            self.say(Demand(seat, demand_text(action.demand)))
+        for out in game.out_order:
+            if out not in before_out:
+                self.say(PlayerOut(out, game.out_order.index(out) + 1))
+        if game.is_over:
+            self._end("")
+            return
+        self._announce_turn()
+
+    def _announce_turn(self) -> None:
+        game = self.mgame
+        assert game is not None
+        to_move = game.to_move
+        if to_move is None:
+            return
+        if game.penalty:
+            self.say(PenaltyPending(game.penalty, to_move))
+        elif game.skip:
+            self.say(Skip(to_move, game.skip))
+        self.say(TurnTo(to_move, PILE, game.turn_count))
+
+    def _undo(self) -> None:
+        game = self.mgame
+        if self.pending:
+            card = self.pending.pop()
+            seat = self.pending_seat
+            if not self.pending:
+                self.pending_seat, self.choosing = None, None
+            self.say(Correction(seat, card, None, "undo"))
+            return
+        if game is None or not self.turns:
+            self.say(Prompt(None, "nothing to undo"))
+            return
+        game.pop()
+        seat, action = self.turns.pop()
+        self.over = False
+        old = action.cards[-1] if isinstance(action, Play) else None
+        self.say(Correction(seat, old, None, f"undo {action}"))
+        self._announce_turn()
+
+    def _end(self, reason: str) -> None:
+        game = self.mgame
+        self.over = True
+        outcome = game.outcome() if game is not None else None
+        if outcome is not None:
+            self.say(GameOver(winners=outcome.out[:1], losers=outcome.losers,
+                              reason=reason or outcome.ended_by.replace("-", " ")))
+        else:
+            self.say(GameOver(winners=(), reason=reason))
+
+    # ------------------------------------------------------------------ views
+
+    def state(self) -> TableState:
+        game = self.mgame
+        if game is None:
+            return TableState("makao", self.preset, self.players, phase="starter")
+        demand = game.demand
+        return TableState(
+            "makao", self.preset, self.players,
+            phase="over" if game.is_over else "turn",
+            turn=game.to_move,
+            top_card=self.pending[-1] if self.pending else game.top,
+            penalty=game.penalty,
+            demand="" if demand is None else demand_text(demand),
+            skip=game.skip,
+            cards_left=tuple(game.cards_left),
+            out=tuple(game.out_order),
+            game_over=game.is_over,
+            violations=tuple(v.reason for v in game.violations),
+        )
+
+    def record(self) -> dict[str, Any]:
+        if self.mgame is None:
+            return {"format": "cardtable-record/1", "game": "makao", "preset": self.preset,
+                    "players": list(self.players), "starter": [], "turns": []}
+        return record_of(self.mgame, self.turns, with_deal=False)

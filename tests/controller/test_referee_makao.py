@@ -1,0 +1,103 @@
+"""The Makao referee: pile cards from the camera, draws and demands from the buttons."""
+
+import pytest
+
+from controller.announcements import (
+    Announcer,
+    CardAccepted,
+    Correction,
+    Demand,
+    DrawCards,
+    GameOver,
+    ListOutput,
+    PenaltyPending,
+    Prompt,
+    TurnTo,
+)
+from controller.referee.makao import MakaoReferee
+from controller.simulation import direct_inputs, script_makao
+from engine.cards import Card
+from engine.check import check_record
+from engine.makao.records import record_of
+from hardware.events import Press, SeatButton
+from vision.events import CardPlaced
+
+NAMES = ("Ada", "Ben", "Cem")
+
+
+def C(text: str) -> Card:
+    return Card.from_text(text)
+
+
+def pile(card: str, *alts: tuple[str, float]) -> CardPlaced:
+    first = C(card)
+    return CardPlaced("pile", first, 0.9, candidates=((first, 0.9), *((C(c), p) for c, p in alts)))
+
+
+def referee(names: tuple[str, ...] = NAMES) -> tuple[MakaoReferee, ListOutput]:
+    heard = ListOutput()
+    ref = MakaoReferee(names, "makao", Announcer([heard], names))
+    ref.start()
+    return ref, heard
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_whole_games_from_the_pile_and_buttons_match_the_bots(players: int) -> None:
+    names = ("Ada", "Ben", "Cem", "Dan", "Eve")[:players]
+    actions, truth = script_makao(seed=1, players=names)
+    ref, heard = referee(names)
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    record = ref.record()
+    assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
+    outcome = truth.game.outcome()
+    (over,) = heard.of(GameOver)
+    assert over.losers == outcome.losers and over.winners == outcome.out[:1]
+    report = check_record(record)
+    assert report["losers"] == list(outcome.losers) and report["violations"] == []
+
+
+def test_a_two_is_a_pending_penalty_and_a_short_press_draws_it() -> None:
+    ref, heard = referee()
+    ref.submit(pile("7H"))  # the starter
+    ref.submit(pile("2H"))
+    ref.submit(SeatButton(0, Press.SHORT))  # Ada: done
+    assert heard.of(PenaltyPending)[-1] == PenaltyPending(2, 1)
+    ref.submit(SeatButton(1, Press.SHORT))  # Ben accepts
+    assert heard.of(DrawCards)[-1] == DrawCards(1, 2)
+    assert heard.of(TurnTo)[-1].seat == 2
+    assert ref.state().cards_left == (4, 7, 5)
+
+
+def test_a_jack_demand_is_chosen_with_the_button() -> None:
+    ref, heard = referee()
+    ref.submit(pile("7H"))
+    ref.submit(pile("JH"))
+    for _ in range(3):  # no demand -> 5 -> 6
+        ref.submit(SeatButton(0, Press.SHORT))
+    assert "demand 6" in heard.of(Prompt)[-1].message
+    ref.submit(SeatButton(0, Press.LONG))
+    assert heard.of(Demand)[-1] == Demand(0, "6")
+    assert ref.state().demand == "6"
+
+
+def test_a_card_already_on_the_pile_falls_back_on_the_next_candidate_and_undo_works() -> None:
+    ref, heard = referee()
+    ref.submit(pile("7H"))
+    ref.submit(pile("7H", ("7D", 0.1)))
+    accepted = heard.of(CardAccepted)[-1]
+    assert (accepted.card, accepted.corrected_from) == (C("7D"), C("7H"))
+    ref.submit(SeatButton(0, Press.SHORT))
+    assert heard.of(TurnTo)[-1].seat == 1
+    ref.submit(SeatButton(1, Press.LONG))
+    assert heard.of(Correction)[-1].old == C("7D")
+    assert heard.of(TurnTo)[-1].seat == 0
+    assert ref.state().top_card == C("7H")
+
+
+def test_a_button_out_of_turn_is_refused() -> None:
+    ref, heard = referee()
+    ref.submit(pile("7H"))
+    ref.submit(SeatButton(2, Press.SHORT))
+    assert "not your turn" in heard.of(Prompt)[-1].message
+    assert not heard.of(DrawCards)
