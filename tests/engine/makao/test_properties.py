@@ -111,7 +111,7 @@ def test_an_injected_illegal_play_is_found_by_the_table_audit(seed: int, n: int,
     g, turns = run((seed, n, "makao", "simple"))
     replay = MakaoGame.deal(preset("makao"), NAMES[:n], seed=seed)
     candidates = []
-    for index, (seat, action) in enumerate(turns):
+    for index, (_seat, action) in enumerate(turns):
         if isinstance(action, Play) and not replay.penalty and not replay.skip and replay.demand is None:
             top = replay.top
             if not (replay.rules.queen_wild and top.rank.name == "QUEEN"):
