@@ -122,6 +122,7 @@ class App:
         if msg_type == T_HELLO:
             self._hello(payload)
         elif msg_type == T_PING:
+            self.nacked_at = -1  # a later damaged frame deserves its own nack
             self._send(T_PONG, self.last, self._stats())
         elif msg_type == T_MAINT:
             self._send(T_MAINT_OK, self.last)
