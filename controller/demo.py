@@ -138,6 +138,7 @@ class Demo:
         self.closers: list[Callable[[], None]] = []
         self.spectator_url: str | None = None
         self.recogniser_label = ""
+        self.display: Any = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -146,6 +147,7 @@ class Demo:
         outputs: list[Any] = [self.heard]
         if not opts.quiet:
             outputs.append(PrinterOutput(self.names, skip=("prompt", "clear_zones")))
+            outputs.append(_TerminalBoard())
         from controller.outputs import RingOutput
         from hardware.simring import SimulatedRing
 
@@ -157,6 +159,7 @@ class Demo:
             from controller.outputs import DisplayOutput
 
             outputs.append(DisplayOutput(display))
+            self.display = display
         if opts.feed:
             feed_output = self._feed()
             if feed_output is not None:
@@ -304,6 +307,8 @@ class Demo:
 
                         referee.submit(ZoneCleared(f"seat{seat}"))
         wall = time.monotonic() - started
+        if self.display is not None:
+            self.display.flush(timeout=10)
         referee.close()
         for close in reversed(self.closers):
             close()
@@ -449,16 +454,42 @@ class _LatencyProbe:
 
 
 def _png_display(folder: Path) -> Any:
-    """The e-ink scoreboard as PNG files (the hardware package's PNG backend), or None if not available."""
+    """The e-ink scoreboard as numbered PNG frames (the hardware package's PNG panel, 400x300)."""
+    from hardware.display import scoreboard_from_config
+
     try:
-        from hardware.display import display_from_config  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    try:
-        return display_from_config(f"png:{folder}")
-    except Exception as exc:
+        return scoreboard_from_config(f"png:{folder}", size=(400, 300))
+    except Exception as exc:  # an output: the demo goes on without it
         log.warning("simulated e-ink unavailable: %s", exc)
         return None
+
+
+class _TerminalBoard:
+    """The scoreboard as text in the terminal, drawn when a hand is scored and when the game ends."""
+
+    def __init__(self) -> None:
+        self.due = False
+
+    def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, HandScored | GameOver):
+            self.due = True
+
+    def show(self, state: Any) -> None:
+        if not self.due:
+            return
+        self.due = False
+        from controller.outputs import scoreboard_view
+        from hardware.display.render import text_lines
+
+        lines = text_lines(scoreboard_view(state))
+        width = max(len(line) for line in lines)
+        print("┌" + "─" * (width + 2) + "┐")
+        for line in lines:
+            print(f"│ {line.ljust(width)} │")
+        print("└" + "─" * (width + 2) + "┘", flush=True)
+
+    def close(self) -> None:
+        pass
 
 
 def _serve_spectator(ws_url: str, table: str, closers: list[Callable[[], None]]) -> str | None:

@@ -568,8 +568,7 @@ class ThreeFiveEightReferee(Referee):
             self._end_game("")
             return
         if self.max_hands is not None and self.hand_index + 1 >= self.max_hands:
-            self._end_game(f"the {self.max_hands} hand{'s' if self.max_hands != 1 else ''} set for this game "
-                           "were played")
+            self._end_game(f"{self.max_hands} of {self.max_hands} hand{'s' if self.max_hands != 1 else ''} played")
             return
         self._new_hand()
 
