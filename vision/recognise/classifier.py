@@ -17,33 +17,26 @@ from vision.recognise.manifest import ClassifierSpec, ModelError
 from vision.recognise.session import open_session, static_dim
 
 
-def crop_region(box: np.ndarray, margin: float, square: bool) -> tuple[int, int, int, int]:
-    """The integer region ``(x1, y1, x2, y2)`` read for one corner box, widened by ``margin``.
+def crop(bgr: np.ndarray, box: np.ndarray, size: tuple[int, int], scale: float, square: bool) -> np.ndarray:
+    """The ``size`` (h, w) BGR crop the classifier reads for one corner box ``(x1, y1, x2, y2)``.
 
-    It may reach past the image; :func:`cut` pads it. Square regions keep the index's aspect ratio,
-    so a tall index and the same index lying on its side look alike after resizing.
+    The same cut as training's (``vision.training.dataset.crop_label``): one affine warp from a
+    region centred on the box (a square ``scale`` times the box's longer side, or the box itself
+    scaled) straight to the input size, sub-pixel exact, replicating the image's border where the
+    region reaches past it.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
     if square:
         w = h = max(w, h)
-    w, h = w * (1 + 2 * margin), h * (1 + 2 * margin)
-    return (round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2))
-
-
-def cut(bgr: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
-    """The pixels of ``region``, replicating the image's border where the region reaches past it."""
-    height, width = bgr.shape[:2]
-    x1, y1, x2, y2 = region
-    inside = bgr[max(y1, 0) : min(y2, height), max(x1, 0) : min(x2, width)]
-    if inside.size == 0:
-        return np.zeros((max(y2 - y1, 1), max(x2 - x1, 1), 3), dtype=bgr.dtype)
-    top, left = max(-y1, 0), max(-x1, 0)
-    bottom, right = max(y2 - height, 0), max(x2 - width, 0)
-    if top or left or bottom or right:
-        inside = cv2.copyMakeBorder(inside, top, bottom, left, right, cv2.BORDER_REPLICATE)
-    return inside
+    w, h = w * scale, h * scale
+    out_h, out_w = size
+    src = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2]], np.float32)
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h]], np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    interpolation = cv2.INTER_AREA if max(w, h) > max(out_w, out_h) else cv2.INTER_LINEAR
+    return cv2.warpAffine(bgr, matrix, (out_w, out_h), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -88,12 +81,9 @@ class CornerClassifier:
         """The network input ``(n, C, H, W)`` float32 for each box ``(x1, y1, x2, y2)`` of ``bgr``."""
         channels = 1 if self.spec.channels == "GRAY" else 3
         out = np.empty((len(boxes), channels, self.height, self.width), dtype=np.float32)
+        square = self.spec.crop_shape == "square"
         for i, box in enumerate(boxes):
-            patch = cut(bgr, crop_region(box, self.spec.crop_margin, self.spec.crop_shape == "square"))
-            shrinking = patch.shape[0] > self.height or patch.shape[1] > self.width
-            patch = cv2.resize(
-                patch, (self.width, self.height), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
-            )
+            patch = crop(bgr, box, (self.height, self.width), self.spec.crop_scale, square)
             if self.spec.channels == "RGB":
                 out[i] = cv2.cvtColor(patch, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)
             elif self.spec.channels == "BGR":

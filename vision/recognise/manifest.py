@@ -47,11 +47,11 @@ class ClassifierSpec(BaseModel):
     channels: Literal["RGB", "BGR", "GRAY"] = "RGB"
     scale: Literal["0..1 float", "0..255 float"] = "0..1 float"
     classes: list[str] = Field(min_length=2)
-    crop_margin: float = Field(default=0.15, ge=0.0, le=2.0)
-    """Context added around the detector's box on each side, as a fraction of the box's size."""
+    crop_scale: float = Field(default=1.15, ge=1.0, le=4.0)
+    """The crop's side over the detector box's longer side (training cut its crops at 1.15 on average)."""
     crop_shape: Literal["square", "box"] = "square"
-    """``square``: the crop is the smallest square around the widened box, so the index keeps its
-    aspect ratio whatever its rotation; ``box``: the widened box itself, stretched to the input size."""
+    """``square``: a square centred on the box, so the index keeps its aspect ratio whatever its
+    rotation (how training cut its crops); ``box``: the box scaled by ``crop_scale``, stretched."""
 
     @field_validator("input_size")
     @classmethod
