@@ -144,19 +144,19 @@ class _State:
         self.makao_missed: list[tuple[int, int]] = []
 
     def copy(self) -> _State:
-        other = _State.__new__(_State)
-        for name in _State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = None if self.hands is None else [list(h) for h in self.hands]
-        other.counts = list(self.counts)
-        other.stock = list(self.stock)
-        other.known_stock = Counter(self.known_stock)
-        other.pile = list(self.pile)
-        other.skips_owed = list(self.skips_owed)
-        other.out = list(self.out)
-        other.violations = list(self.violations)
-        other.makao_missed = list(self.makao_missed)
-        return other
+        o = _State.__new__(_State)
+        o.current, o.phase, o.stock_count = self.current, self.phase, self.stock_count
+        o.hands = None if self.hands is None else [h[:] for h in self.hands]
+        o.counts, o.stock, o.pile = self.counts[:], self.stock[:], self.pile[:]
+        o.known_stock = self.known_stock.copy() if self.known_stock else Counter()
+        o.draws_since_reshuffle = self.draws_since_reshuffle
+        o.penalty, o.penalty_card = self.penalty, self.penalty_card
+        o.penalty_from, o.penalty_back = self.penalty_from, self.penalty_back
+        o.skip, o.demand, o.demand_by, o.demand_turns = self.skip, self.demand, self.demand_by, self.demand_turns
+        o.skips_owed, o.out = self.skips_owed[:], self.out[:]
+        o.drawn, o.turn, o.reshuffles = self.drawn, self.turn, self.reshuffles
+        o.violations, o.makao_missed = self.violations[:], self.makao_missed[:]
+        return o
 
 
 class MakaoGame:
@@ -496,6 +496,23 @@ class MakaoGame:
         others = ", ".join(f"K{k.value}" for k in kings if k != attack.suit)
         return f"{others}, 2{suit} or 3{suit}"
 
+    def _can_start(self, card: Card) -> bool:
+        """Whether *card* may begin a play now: the fast twin of :meth:`_why_not_first`."""
+        s = self._s
+        if s.penalty and s.penalty_card is not None:
+            return self._stacks_on(s.penalty_card, card)
+        if s.skip:
+            return card.rank == Rank.FOUR and self.rules.fours_stack
+        demand = s.demand
+        if demand is not None:
+            if isinstance(demand, Rank):
+                return card.rank == demand or card.rank == Rank.JACK
+            return card.suit == demand or card.rank == Rank.ACE
+        top = s.pile[-1]
+        if card.rank == top.rank or card.suit == top.suit:
+            return True
+        return self.rules.queen_wild and (card.rank == Rank.QUEEN or top.rank == Rank.QUEEN)
+
     def _why_not_first(self, seat: int, card: Card) -> tuple[Rule, str] | None:
         """Why *card* cannot begin a play by *seat* now, or ``None`` when it can."""
         s = self._s
@@ -683,14 +700,14 @@ class MakaoGame:
         seat = s.current
         if s.phase is Phase.DRAWN:
             drawn = s.drawn
-            if self.rules.play_drawn_if_match and drawn is not None and self._why_not_first(seat, drawn) is None:
+            if self.rules.play_drawn_if_match and drawn is not None and self._can_start(drawn):
                 yield from self._with_demands((drawn,), s.counts[seat])
             yield Pass()
             return
         if s.hands is not None:
             hand = s.hands[seat]
             for i, first in enumerate(hand):
-                if self._why_not_first(seat, first) is not None:
+                if not self._can_start(first):
                     continue
                 yield from self._with_demands((first,), len(hand))
                 if not self.rules.multi_same_rank:

@@ -146,3 +146,19 @@ def test_bots_only_offer_play_draw_pass_or_accept() -> None:
         action = SimpleBot(1).choose(g)
         assert isinstance(action, Play | Draw | Pass | Accept)
         g.play(action)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.sampled_from(["makao", "makao-polish"]))
+def test_the_fast_legality_test_agrees_with_the_explained_one(seed: int, n: int, rules: str) -> None:
+    g = MakaoGame.deal(preset(rules), NAMES[:n], seed=seed)
+    bot = RandomBot(seed)
+    faces = deck()
+    for _ in range(300):
+        if g.is_over:
+            break
+        seat = g.to_move
+        assert seat is not None
+        for card in faces:
+            assert g._can_start(card) == (g._why_not_first(seat, card) is None), (card, g.public_view())
+        g.push(bot.choose(g))
