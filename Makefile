@@ -42,8 +42,14 @@ train: | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e '.[dev,train]'
 	$(VENV)/bin/cardtable vision train
 
+# The ring firmware onto a Pico running MicroPython (docs/hardware.md): a running firmware is first
+# asked to reboot into its REPL, then the modules go to :/firmware/ and main.py to the root.
+FIRMWARE_PY := firmware/__init__.py firmware/framing.py firmware/ring.py firmware/app.py
 firmware: $(STAMP)
-	$(VENV)/bin/mpremote cp -r firmware/ :
+	$(PY) -m pip install --quiet -e '.[firmware]'
+	-$(PY) -m hardware.link --maintenance
+	$(VENV)/bin/mpremote exec "import os; 'firmware' in os.listdir() or os.mkdir('firmware')" \
+		+ cp $(FIRMWARE_PY) :firmware/ + cp firmware/main.py :main.py + reset
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

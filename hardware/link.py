@@ -492,6 +492,8 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m hardware.link", description=main.__doc__)
     parser.add_argument("--maintenance", action="store_true", help="reboot the Pico firmware into the REPL")
+    parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the firmware to answer")
+    parser.add_argument("--wait", type=float, default=8.0, help="seconds to wait for the Pico to come back")
     parser.add_argument("port", nargs="?", default="auto")
     args = parser.parse_args(argv)
     if not args.maintenance:
@@ -499,10 +501,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     ring = LinkRing(args.port, backoff_s=(0.1, 0.5))
     try:
-        ok = ring.maintenance()
+        ok = ring.maintenance(args.timeout)
+        path = ring.stats().port
     finally:
         ring.close()
-    print("firmware rebooting into the REPL" if ok else "no ring firmware answered (already in the REPL?)")
+    if not ok:
+        print("no ring firmware answered (not plugged in, or already in the REPL)")
+        return 0
+    print("ring firmware is rebooting into the REPL")
+    if path and args.wait > 0:
+        # the Pico drops off USB and comes back; mpremote needs it back
+        deadline = time.monotonic() + args.wait
+        while os.path.exists(path) and time.monotonic() < min(deadline, time.monotonic() + 2):
+            time.sleep(0.1)
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.1)
     return 0
 
 

@@ -177,3 +177,12 @@ def test_find_port_prefers_the_udev_name_then_the_pico_vendor_id(
 def test_ring_from_config_names_the_bad_spec() -> None:
     with pytest.raises(ValueError, match="'blink:3'"):
         ring_from_config("blink:3")
+
+
+def test_maintenance_command_asks_the_firmware_for_its_repl(
+    pico: PtyPico, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert link.main(["--maintenance", "--wait", "0", str(pico.path)]) == 0
+    assert "rebooting into the REPL" in capsys.readouterr().out
+    assert link.main(["--maintenance", "--timeout", "0.3", "/dev/does-not-exist-cardtable"]) == 0
+    assert "no ring firmware answered" in capsys.readouterr().out
