@@ -17,6 +17,24 @@ One rules core serves the two knowledge modes of ARCHITECTURE.md:
 ``observe`` works in FULL mode too (records are replayed through it), and every ``observe`` or
 ``push`` can be undone with ``pop`` (a correction at the table: "the camera misread that card").
 
+A table-mode game as the controller drives it (camera sees 7H, then 2H; Cem presses "accept"):
+
+>>> from engine.cards import parse_cards
+>>> from engine.makao import MakaoGame, Play, Accept, preset
+>>> game = MakaoGame.table(preset("makao"), ["Ada", "Ben", "Cem"], parse_cards(["7C"]))
+>>> game.observe(0, Play(tuple(parse_cards(["7H"]))))
+[]
+>>> game.observe(1, Play(tuple(parse_cards(["2H"]))))
+[]
+>>> game.penalty, game.to_move
+(2, 2)
+>>> game.observe(2, Accept())
+[]
+>>> game.cards_left, game.to_move
+((4, 4, 7), 0)
+>>> [v.reason for v in game.observe(0, Play(tuple(parse_cards(["9S"]))))]
+['Ada cannot play 9S on 2H: it matches neither rank nor suit']
+
 Turn structure (RULES.md, Makao): on a turn the player plays, or draws one card and then may play
 that card if it fits, else passes. Against a pending penalty (2, 3, K♥, K♠) or skip (4) he adds a
 card that passes it on, or accepts (draws the total, or loses the turns), which ends his turn.
@@ -829,6 +847,9 @@ class MakaoGame:
             return action
         hand = s.hands[seat]
         cards = list(action.cards)
+        drawn = s.drawn if s.phase is Phase.DRAWN and seat == s.current else None
+        if drawn is not None and len(cards) == 1 and cards[0].same_face(drawn):
+            return action if cards[0] == drawn else Play((drawn,), action.demand, action.makao)
         changed = False
         for i, card in enumerate(cards):
             if card in hand:

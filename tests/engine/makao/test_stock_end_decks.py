@@ -94,3 +94,11 @@ def test_a_face_means_whichever_copy_the_player_holds():
 def test_deal_rejects_a_deal_that_is_not_the_decks():
     with pytest.raises(ValueError, match="1 deck"):
         MakaoGame.from_deal(preset("makao"), NAMES[:2], [cards("7H 8H"), cards("9H 7H")], cards("5C"), ())
+
+
+def test_playing_the_drawn_card_by_its_face_picks_the_drawn_copy():
+    g = game(["7H 5C", "7C 8C", "8D", "9D", "9S"], "7S", stock_top="7H#1")
+    g.play(Draw())
+    g.play(play("7H"))  # the drawn one, though Ada also holds copy 0
+    assert g.top == Card.from_text("7H#1")
+    assert g.hand(0) == cards("7H 5C")

@@ -135,3 +135,12 @@ def test_undo_restores_a_full_game_exactly():
     while g.peek() is not None:
         g.pop()
     assert (g.public_view(), [g.hand(s) for s in range(4)]) == first
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import engine.makao.game
+
+    result = doctest.testmod(engine.makao.game)
+    assert result.attempted > 0 and result.failed == 0
