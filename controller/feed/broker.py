@@ -14,7 +14,7 @@ import logging
 import threading
 from typing import Any
 
-from controller.feed.ports import free_port, wait_for_port
+from controller.feed.ports import free_port
 
 log = logging.getLogger("cardtable.feed.broker")
 
@@ -55,7 +55,7 @@ class EmbeddedBroker:
             raise TimeoutError("the embedded MQTT broker did not start")
         if self._error is not None:
             raise RuntimeError(f"the embedded MQTT broker failed to start: {self._error}") from self._error
-        wait_for_port(self.bind, self.tcp_port, timeout)
+        # Broker.start() returns once its listeners are bound; no probe connection (amqtt logs and leaks one).
         log.info("embedded broker on %s:%d (tcp) and %s", self.bind, self.tcp_port, self.ws_url)
 
     def _run(self) -> None:
