@@ -2,6 +2,7 @@
 
   cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N]
   cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
+  cardtable vision synth OUT [--count N] [--wide]   (a synthetic held-out set in the same format)
   cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
 
 ``eval`` prints one JSON object: {"images", "cards", "recall", "precision", "subsets": {...},
@@ -64,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--top-only", action="store_true", help="count only each corner's first candidate")
     tune = sub.add_parser("tune", help="recall/precision for a range of card-vote thresholds (synthetic sets)")
     _add_model_options(tune)
+    synth = sub.add_parser("synth", help="render a synthetic held-out set (unseen designs) in the eval format")
+    synth.add_argument("out", metavar="OUT", type=Path, help="folder to write images/ and index.json into")
+    synth.add_argument("--count", type=_positive, default=300, help="images (default 300)")
+    synth.add_argument("--seed", type=int, default=0, help="which scenes (default 0; tune on one, report another)")
+    synth.add_argument("--wide", action="store_true", help="1280x720 frames instead of 640x640 images")
+    synth.add_argument("--designs", default=None, help="comma-separated designs (default: the held-out ones)")
     train = sub.add_parser("train", help="generate synthetic data and train the models (train extra)")
     train.add_argument("train_args", nargs=argparse.REMAINDER, help="options for the training pipeline, after --")
 
@@ -74,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         return _eval(args)
     if command == "tune":
         return _tune(args)
+    if command == "synth":
+        return _synth(args)
     if command == "train":
         return _train(args)
     args._parser.print_help()
@@ -141,6 +150,19 @@ def _tune(args: argparse.Namespace) -> int:
         return 2
     votes = [CardVote(threshold=t, top_only=top) for top in (False, True) for t in TUNE_THRESHOLDS]
     print(json.dumps({"sweep": sweep(report, votes), "latency_ms": report.summary()["latency_ms"]}, indent=1))
+    return 0
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from vision.evaluation.synthetic import write_synthetic_set
+
+    designs = [d.strip() for d in args.designs.split(",") if d.strip()] if args.designs else None
+    try:
+        write_synthetic_set(args.out, args.count, designs=designs, seed=args.seed, wide=args.wide)
+    except (RuntimeError, OSError, KeyError) as exc:  # FaceError (no faces rendered) is a RuntimeError
+        print(f"cardtable vision synth: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"out": str(args.out), "images": args.count}))
     return 0
 
 

@@ -229,3 +229,21 @@ def test_train_without_its_pipeline_says_so(
     monkeypatch.setitem(sys.modules, "vision.training.pipeline", None)
     assert main(["vision", "train"]) == 2
     assert "cardtable vision train:" in capsys.readouterr().err
+
+
+def test_synth_writes_a_held_out_set_that_eval_reads(
+    tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.synth.faces import HELD_OUT, available_designs
+
+    designs = [d for d in HELD_OUT if d in available_designs()]
+    if not designs:
+        pytest.skip("no held-out design's faces are rendered or committed here")
+    out = tmp_path / "held"
+    assert main(["vision", "synth", str(out), "--count", "2", "--designs", designs[0]]) == 0
+    capsys.readouterr()
+    (first, _) = Dataset.load(out).samples
+    assert first.subset == designs[0] and first.path.is_file()
+    assert all(c.card in first.cards for c in first.corners)
+    status, text, _ = _eval(capsys, str(out), "--models", str(models))
+    assert status == 0 and json.loads(text)["images"] == 2

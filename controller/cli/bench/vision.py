@@ -124,6 +124,13 @@ def ultralytics_worker(paths: list[str], threads: int, repeat: int, warmup: int)
     import cv2
     import numpy as np
     import torch
+
+    try:  # torchvision's compiled NMS does not load beside CPU torch here; training ships a shim
+        from vision.training import tv_shim
+
+        tv_shim.install()
+    except ImportError:
+        pass
     from ultralytics import YOLO  # type: ignore[attr-defined]
 
     torch.set_num_threads(threads)

@@ -1,0 +1,97 @@
+"""Synthetic held-out sets in the evaluation's folder format, for tuning and for the model card.
+
+The real development photos must never tune anything, so the card vote and the detector threshold
+are tuned on scenes of the designs training never saw (``vision.synth.faces.HELD_OUT``), rendered by
+the same scene generator as the training data but from seeds no training split uses. Each scene is one
+design, and the design is the entry's ``subset``, so the evaluation reports every unseen deck
+separately.
+
+``wide=True`` writes 1280x720 frames (two 720 scenes side by side, cut to 1280) to measure how the
+recogniser reads a wide camera frame, with and without tiling. Rendering needs the card faces
+(``data/faces/``, made by training's face renderer), so this is a development tool, not a runtime one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+SEED_BASE = 9_000_000
+"""Far above every seed range training uses (1e6..7e6), so no scene here was ever trained on."""
+
+
+def write_synthetic_set(
+    out: Path,
+    count: int,
+    *,
+    designs: Sequence[str] | None = None,
+    seed: int = 0,
+    size: int = 640,
+    wide: bool = False,
+) -> Path:
+    """Render ``count`` labelled scenes into ``out`` (``images/`` and ``index.json``); returns ``out``."""
+    from vision.synth.faces import HELD_OUT
+    from vision.synth.scenes import SceneConfig, render_scene
+
+    chosen = tuple(designs or HELD_OUT)
+    scene_size = 720 if wide else size
+    default = SceneConfig()
+    scale = scene_size / default.size
+    cfg = replace(
+        default, size=scene_size, card_height=(default.card_height[0] * scale, default.card_height[1] * scale)
+    )
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    entries = []
+    base = SEED_BASE + seed * 100_000
+    for number in range(count):
+        if wide:
+            left = render_scene(base + 2 * number, chosen, cfg)
+            right = render_scene(base + 2 * number + 1, chosen, cfg)
+            image, corners = _side_by_side(left, right, 1280)
+            subset = "wide_1280x720"
+        else:
+            scene = render_scene(base + number, chosen, cfg)
+            image = scene.image
+            corners = [(str(label.card), label.box) for label in scene.labels]
+            subset = _design_of(base + number, chosen)
+        name = f"images/{number:05d}.jpg"
+        cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        entries.append(
+            {
+                "image": name,
+                "width": int(image.shape[1]),
+                "height": int(image.shape[0]),
+                "cards": [{"card": card, "box": [round(v, 1) for v in box]} for card, box in corners],
+                "subset": subset,
+                "distinct_cards": sorted({card for card, _ in corners}),
+            }
+        )
+    (out / "index.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
+    return out
+
+
+def _design_of(seed: int, designs: Sequence[str]) -> str:
+    """The design ``render_scene`` picks for ``seed``: its generator's first draw."""
+    rng = np.random.default_rng(seed)
+    return designs[int(rng.integers(len(designs)))]
+
+
+def _side_by_side(left: object, right: object, width: int) -> tuple[np.ndarray, list[tuple[str, tuple[float, ...]]]]:
+    """Two square scenes joined and cut to ``width`` about the middle; corners cut by the edge are dropped."""
+    images = [left.image, right.image]  # type: ignore[attr-defined]
+    side = images[0].shape[1]
+    cut = (2 * side - width) // 2
+    joined = np.hstack(images)[:, cut : cut + width]
+    corners: list[tuple[str, tuple[float, ...]]] = []
+    for offset, scene in ((0, left), (side, right)):
+        for label in scene.labels:  # type: ignore[attr-defined]
+            x1, y1, x2, y2 = label.box
+            x1, x2 = x1 + offset - cut, x2 + offset - cut
+            if x1 >= 0 and x2 <= width:
+                corners.append((str(label.card), (x1, y1, x2, y2)))
+    return np.ascontiguousarray(joined), corners
