@@ -88,14 +88,27 @@ class GameConfig(Strict):
         return self.preset or ("sergeant-major" if self.name == "358" else "makao")
 
 
+_SOURCE_KINDS = ("usb", "file", "folder", "picamera2", "picamera", "csi", "synthetic", "rtsp", "rtmp", "http",
+                 "https", "tcp", "udp")
+
+
 class CameraConfig(Strict):
     source: str = Field(
-        default="0",
-        description="A camera index ('0'), a video file, a folder of frames, a URL, 'picamera2' or 'synthetic'.",
+        default="usb:0",
+        description="usb:N, file:PATH, folder:PATH, picamera2[:N], synthetic[:GAME] or a stream URL.",
     )
     width: int = Field(default=1280, ge=160, le=4096)
     height: int = Field(default=720, ge=120, le=4096)
     fps: float = Field(default=10.0, gt=0, le=60)
+    models: Path | None = Field(default=None, description="Folder of the ONNX models; empty: the shipped ones.")
+
+    @field_validator("source")
+    @classmethod
+    def _known_source(cls, value: str) -> str:
+        if value.partition(":")[0].lower() not in _SOURCE_KINDS:
+            raise ValueError(f"unknown camera source {value!r} (usb:N, file:PATH, folder:PATH, picamera2, "
+                             "synthetic or a stream URL)")
+        return value
 
 
 class MatConfig(Strict):
@@ -127,18 +140,18 @@ class ButtonsConfig(Strict):
 
 
 class DisplayConfig(Strict):
-    backend: str = Field(default="terminal", description="inky | waveshare | png:DIR | terminal | none")
+    backend: str = Field(default="terminal", description="inky | waveshare:MODEL | png:DIR | terminal | none")
     width: int = Field(default=400, ge=100, le=2000)
     height: int = Field(default=300, ge=100, le=2000)
 
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, value: str) -> str:
-        if value in ("inky", "waveshare", "terminal", "none"):
+        if value in ("inky", "terminal", "none"):
             return value
-        if value.startswith("png:") and len(value) > 4:
+        if value.startswith(("png:", "waveshare:")) and value.partition(":")[2]:
             return value
-        raise ValueError(f"unknown display backend {value!r} (inky, waveshare, png:DIR, terminal or none)")
+        raise ValueError(f"unknown display backend {value!r} (inky, waveshare:MODEL, png:DIR, terminal or none)")
 
 
 class RingConfig(Strict):

@@ -86,10 +86,16 @@ class Referee:
             self.announcer.show(self.state())
 
     def resume(self) -> int:
-        """Replay the journal silently (after a crash); returns how many inputs were replayed."""
+        """Replay the journal silently (after a crash); returns how many inputs were replayed.
+
+        With inputs to replay the game is started silently first (it was announced before the crash);
+        with none, nothing happens and the caller's :meth:`start` announces the first hand.
+        """
         if self.journal is None:
             return 0
         items = self.journal.replay()
+        if not items:
+            return 0
         self.muted = True
         try:
             self.start()

@@ -1,0 +1,67 @@
+"""Referee a real table: ``cardtable run --config FILE``.
+
+Opens the camera, the buttons, the e-ink board, the LED ring and the MQTT feed named in the config,
+resumes the game from the journal if the last run was interrupted, and referees until the game ends or
+it is stopped (SIGTERM from systemd, Ctrl-C). The game record is written to the records folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+NAME = "run"
+HELP = "referee a real table from a config file (camera, buttons, display, ring, feed)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, required=True, help="the table's TOML config")
+    parser.add_argument("--console", action="store_true", help="read operator commands from stdin (? for help)")
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.config import ConfigError, load_config
+
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return run_table(cfg, console=args.console)
+
+
+def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed: bool = True) -> int:
+    from controller.config import TableConfig
+    from controller.table import Table
+    from vision.calibration import Calibration, Calibrator
+    from vision.recognise import DEFAULT_MODEL_DIR, ModelError, OnnxRecogniser
+    from vision.sources import SourceError, open_source
+    from vision.tracker import CardTracker
+    from vision.zones import layout_for
+
+    assert isinstance(cfg, TableConfig)
+    layout = layout_for(cfg.game.name)
+    try:
+        recogniser = OnnxRecogniser(cfg.camera.models or DEFAULT_MODEL_DIR, threads=1)
+        source = open_source(cfg.camera.source, width=cfg.camera.width, height=cfg.camera.height, fps=cfg.camera.fps)
+    except (ModelError, SourceError) as exc:
+        print(f"cardtable run: {exc}", file=sys.stderr)
+        return 2
+    calibration = None
+    if cfg.mat.calibration is not None and cfg.mat.calibration.exists():
+        calibration = Calibration.load(cfg.mat.calibration)
+    table = Table(cfg, hardware=hardware, feed=feed, console=console)
+    table.install_signals()
+    try:
+        frames = table.run(source, recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal),
+                           calibrator=Calibrator(layout), calibration=calibration)
+    finally:
+        source.close()
+        record = table.close()
+    logging.getLogger("cardtable").info("stopped after %d frames; record %s", frames, record)
+    print(f"record: {record}")
+    return 0

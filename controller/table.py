@@ -1,0 +1,201 @@
+"""A real table: config → referee, outputs and the camera pipeline, in one loop (``cardtable run``).
+
+Frigate's ``app.py`` is the model: an explicit start order (journal and referee first, so a restart
+resumes before anything is shown; then the outputs; then the inputs), one loop that owns the
+referee, and a stop that closes everything in reverse. Buttons (gpiozero threads), the feed's
+operator commands (paho's thread) and the console (a reader thread) put their inputs on one queue;
+the loop drains it between frames, so the referee is only ever touched by one thread.
+
+``cardtable replay`` uses the same :class:`Table` with a video or a folder of frames and no hardware.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from controller.announcements import Announcer, LogOutput, PrinterOutput, SpeechOutput
+from controller.config import TableConfig
+from controller.journal import Journal
+from controller.referee.base import Referee
+
+__all__ = ["Table", "build_referee", "save_record"]
+
+log = logging.getLogger(__name__)
+
+
+def build_referee(cfg: TableConfig, announcer: Announcer, journal: Journal | None) -> Referee:
+    """The referee for the configured game and preset."""
+    players = cfg.table.players
+    if cfg.game.name == "358":
+        from controller.referee.threefiveeight import ThreeFiveEightReferee
+
+        return ThreeFiveEightReferee(players, cfg.game.preset_name, announcer, journal, hands=cfg.game.hands)
+    from controller.referee.makao import MakaoReferee
+
+    return MakaoReferee(players, cfg.game.preset_name, announcer, journal)
+
+
+def save_record(referee: Referee, folder: Path, table_id: str, started: str) -> Path:
+    """Write the game record atomically (a temporary file, then a rename) and return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{table_id}-{started}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(referee.record(), indent=1))
+    tmp.replace(path)
+    return path
+
+
+class Table:
+    """One table's controller. ``hardware=False`` (replay) uses no buttons, ring, display or feed."""
+
+    def __init__(self, cfg: TableConfig, *, hardware: bool = True, feed: bool = True, console: bool = False,
+                 journal: bool = True, printer: bool = True) -> None:
+        self.cfg = cfg
+        self.inputs: queue.Queue[Any] = queue.Queue()
+        self.stop_event = threading.Event()
+        self.closers: list[Callable[[], None]] = []
+        names = cfg.table.players
+        outputs: list[Any] = [LogOutput(names)]
+        if printer:
+            outputs.append(PrinterOutput(names, skip=("clear_zones",)))
+        if cfg.speech.enabled:
+            outputs.append(SpeechOutput(names, voice=cfg.speech.voice, speed=cfg.speech.speed))
+        self.announcer = Announcer(outputs, names)
+        self.journal = Journal(cfg.journal.path, fsync=cfg.journal.fsync) if journal else None
+        self.referee = build_referee(cfg, self.announcer, self.journal)
+        self.started = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        resumed = self.referee.resume()
+        if resumed:
+            log.info("resumed the game from %s (%d inputs)", cfg.journal.path, resumed)
+        if hardware:
+            self._hardware()
+        if feed and cfg.mqtt.enabled:
+            self._feed()
+        if console:
+            self._console()
+
+    # ------------------------------------------------------------------ outputs and inputs
+
+    def _hardware(self) -> None:
+        from controller.outputs import DisplayOutput, RingOutput
+
+        hw = self.cfg.hardware
+        n = len(self.cfg.table.players)
+        if hw.display.backend != "none":
+            from hardware.display import scoreboard_from_config
+
+            board = scoreboard_from_config(hw.display.backend, (hw.display.width, hw.display.height))
+            self.announcer.add(DisplayOutput(board))
+        if hw.ring.backend != "none":
+            from hardware.ring import ring_from_config
+
+            spec = "simulated" if hw.ring.backend == "simulated" else f"serial:{hw.ring.port or 'auto'}"
+            ring = ring_from_config(spec)
+            ring.brightness(hw.ring.brightness)
+            self.announcer.add(RingOutput(ring, n))
+        if hw.buttons.backend == "gpio":
+            from hardware.buttons import SeatButtons
+
+            buttons = SeatButtons(hw.buttons.pins, hw.buttons.operator_pin, self.inputs.put,
+                                  long_press_s=hw.buttons.long_press_s)
+            self.closers.append(buttons.close)
+
+    def _feed(self) -> None:
+        from controller.feed import Feed
+        from controller.outputs import FeedOutput
+
+        feed = Feed.open(self.cfg.feed_config())
+        feed.on_command = self.inputs.put  # type: ignore[union-attr,unused-ignore]
+        self.announcer.add(FeedOutput(feed))
+
+    def _console(self) -> None:
+        """Read console commands from stdin in a thread (development and the operator's terminal)."""
+        from controller.commands import CONSOLE_HELP, parse_console
+
+        def read() -> None:
+            for line in sys.stdin:
+                if line.strip() == "?":
+                    print(CONSOLE_HELP, flush=True)
+                    continue
+                try:
+                    self.inputs.put(parse_console(line))
+                except ValueError as exc:
+                    print(f"console: {exc}", flush=True)
+
+        threading.Thread(target=read, name="console", daemon=True).start()
+
+    # ------------------------------------------------------------------ the loop
+
+    def drain(self) -> None:
+        """Give the referee every queued button press, command and console input."""
+        while True:
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                return
+            self.referee.submit(item)
+
+    def run(self, source: Iterable[Any], *, recogniser: Any, make_tracker: Callable[[Any], Any],
+            calibrator: Any, calibration: Any = None) -> int:
+        """Feed frames through the pipeline until the source ends, the game ends or a signal stops it.
+
+        ``calibration`` (a saved one) starts the tracker at once; otherwise the first frames that show
+        the mat's markers calibrate it. ``calibrator`` keeps it current when the camera is bumped.
+        """
+        self.referee.start()
+        self.announcer.show(self.referee.state())
+        tracker = make_tracker(calibration) if calibration is not None else None
+        if calibration is not None:
+            calibrator.calibration = calibration
+        frames = 0
+        for frame in source:
+            if self.stop_event.is_set():
+                break
+            new = calibrator.update(frame.index, frame.image)
+            if new is not None:
+                if tracker is None:
+                    tracker = make_tracker(new)
+                    log.info("calibrated from the mat's markers (error %.2f mm)", new.error_mm)
+                else:
+                    tracker.set_calibration(new)
+            if tracker is not None:
+                for event in tracker.update(frame, recogniser.detect(frame.image)):
+                    self.referee.submit(event)
+            elif frames % 50 == 0:
+                log.warning("waiting for the mat's markers to calibrate the camera (frame %d)", frame.index)
+            self.drain()
+            frames += 1
+            if self.referee.is_over:
+                break
+        self.drain()
+        return frames
+
+    def install_signals(self) -> None:
+        """SIGTERM and SIGINT stop the loop after the current frame (systemd stops, Ctrl-C)."""
+        def stop(_signum: int, _frame: object) -> None:
+            self.stop_event.set()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+    def close(self) -> Path:
+        """Write the record, close outputs and inputs in reverse order; returns the record's path."""
+        path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
+        if self.referee.is_over and self.journal is not None:
+            self.journal.reset()  # the next start begins a new game; the old journal stays as .done
+        for close in reversed(self.closers):
+            try:
+                close()
+            except Exception:
+                log.exception("closing failed")
+        self.referee.close()
+        return path
