@@ -1,0 +1,57 @@
+"""``cardtable check`` through the real command: exit 0/1/2, one JSON object, no traceback."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CASES = Path(__file__).parent / "cases" / "358"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", "check", *args], input=stdin,
+                          capture_output=True, timeout=120, check=False)
+
+
+def test_clean_record_exits_0_with_one_json_object() -> None:
+    done = run(str(CASES / "s1.record.json"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["hands"][0]["score"] == [2, -1, -1] and done.stderr == b""
+
+
+def test_violations_exit_1() -> None:
+    done = run(str(CASES / "revoke-proof.record.json"))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["hands"][0]["violations"][0]["rule"] == "follow-suit"
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b'{"format": "cardtable-record/1", "game": "358", "pre', b"not valid JSON"),
+        (b"\xff\xfe\x00", b"not UTF-8"),
+        (b'{"format": "cardtable-record/1", "game": "358", "preset": "pagat", "players": ["a", "b", "c"], '
+         b'"hands": [{"dealer": 0, "contract": "S", "plays": [{"seat": 1, "card": "QX"}]}]}',
+         b"hands[0].plays[0].card: not a card: 'QX'"),
+    ],
+    ids=["truncated-json", "not-utf8", "bad-card"],
+)
+def test_malformed_exits_2_with_the_field_named(tmp_path: Path, content: bytes, fragment: bytes) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    done = run(str(path))
+    assert done.returncode == 2
+    assert fragment in done.stderr and b"Traceback" not in done.stderr and done.stdout == b""
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    done = run(str(tmp_path / "nope.json"))
+    assert done.returncode == 2 and b"cannot read" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_stdin() -> None:
+    done = run("-", stdin=(CASES / "t2.record.json").read_bytes())
+    assert done.returncode == 0 and json.loads(done.stdout)["hands"][0]["tricks"][0]["winner"] == 1
