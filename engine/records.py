@@ -219,8 +219,8 @@ def _replay_hand(session: Session, raw: dict[str, Any], path: str) -> Hand:
         hand_lists = _list(d["hands"], f"{path}.deal.hands")
         if len(hand_lists) != 3:
             raise RecordError(f"{path}.deal.hands", f"expected 3 hands, got {len(hand_lists)}")
-        cards = [_cards(h, f"{path}.deal.hands[{s}]", 16, f"seat {s} is dealt 16") for s, h in enumerate(hand_lists)]
-        kitty = _cards(d["kitty"], f"{path}.deal.kitty", 4, "the kitty holds 4")
+        cards = [_cards(h, f"{path}.deal.hands[{s}]", 16, f"seat {s}'s hand") for s, h in enumerate(hand_lists)]
+        kitty = _cards(d["kitty"], f"{path}.deal.kitty", 4, "the kitty")
         seen: dict[Card, str] = {}
         for where, group in [*((f"{path}.deal.hands[{s}]", c) for s, c in enumerate(cards)),
                              (f"{path}.deal.kitty", kitty)]:
@@ -286,7 +286,7 @@ def _replay_hand(session: Session, raw: dict[str, Any], path: str) -> Hand:
     if contract is None and (plays or "discards" in raw):
         raise RecordError(f"{path}.contract", "missing: cards were played, so a contract was named")
     if "discards" in raw:
-        discards = _cards(raw["discards"], f"{path}.discards", 4, "the declarer lays 4 aside")
+        discards = _cards(raw["discards"], f"{path}.discards", 4, "the declarer's discards")
         _action(f"{path}.discards", lambda: hand.take_kitty(discards))
     if len(plays) > 48:
         raise RecordError(f"{path}.plays", f"a hand has 48 cards (16 tricks), got {len(plays)}")

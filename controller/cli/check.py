@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check_record(load_json(raw, source))
     except RecordError as exc:
-        print(f"cardtable check: {source}: {exc}", file=sys.stderr)
+        where = "" if exc.path == "" and source in exc.message else f"{source}: "
+        print(f"cardtable check: {where}{exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # never a traceback for a user's file, but say it is our fault
         print(f"cardtable check: {source}: internal error while checking ({type(exc).__name__}: {exc}); "
