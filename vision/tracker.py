@@ -297,6 +297,10 @@ class CardTracker:
             if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
                 continue
             pending = next((p for p in state.pending if p.near(obs.points, s.match_radius_mm)), None)
+            if pending is None:  # the same reading at the card's other corner (only one corner read at a time)
+                pending = next(
+                    (p for p in state.pending if obs.card in p.votes and p.near(obs.points, s.pair_distance_mm)), None
+                )
             if pending is None:
                 pending = _Pending([p.copy() for p in obs.points])
                 state.pending.append(pending)
@@ -308,14 +312,38 @@ class CardTracker:
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
             for c, pr in obs.candidates.items():
                 pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
-            # a reported card's corner was here and is not read this frame: this reading took its place
-            if any(t.id in seen and _close(obs.points, t.points, s.match_radius_mm) for t in state.tracks) and not (
-                _close(obs.points, seen_points, s.match_radius_mm)
-            ):
+            # a reported card's corner was here and is not read this frame: this reading took its place. On a
+            # pile only while that card is still seen elsewhere (else a new card has covered it). Two corners
+            # with the same reading are a whole card, never a misread of one corner.
+            if len(obs.points) == 1 and any(
+                (t.id in seen or (not pile and t.missing < s.gone_frames))
+                and _close(obs.points, t.points, s.match_radius_mm)
+                for t in state.tracks
+            ) and not _close(obs.points, seen_points, s.match_radius_mm):
                 pending.conflicts += 1
         for track in state.tracks:
             if track.id not in seen:
                 track.missing += 1
+        self._merge_pending(state)
+
+    def _merge_pending(self, state: _ZoneState) -> None:
+        """Votes at two places a card's diagonal apart that share a reading are the two corners of one card."""
+        radius = self.settings.pair_distance_mm
+        merged = True
+        while merged:
+            merged = False
+            for a, b in itertools.combinations(state.pending, 2):
+                if set(a.votes) & set(b.votes) and a.near(b.points, radius):
+                    for card, confs in b.votes.items():
+                        a.votes.setdefault(card, []).extend(confs)
+                    for card, p in b.candidates.items():
+                        a.candidates[card] = a.candidates.get(card, 0.0) + p
+                    a.points += b.points
+                    a.frames += b.frames
+                    a.conflicts += b.conflicts
+                    state.pending.remove(b)
+                    merged = True
+                    break
 
     def _other_corner_of_track(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
         """A lone corner at a card's diagonal from the one seen corner of a reported card, on a play zone
@@ -418,7 +446,7 @@ class CardTracker:
         for pending in state.pending:
             if pending.conflicts * 2 >= pending.frames:
                 continue
-            if pending.frames >= s.confirm_frames:
+            if pending.frames >= max(s.confirm_frames, state.still_run // 2):
                 weak = True
                 for c, p in pending.candidates.items():
                     guesses[c] = guesses.get(c, 0.0) + p / pending.frames

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -96,7 +97,7 @@ class RenderedFrame:
     truth: FrameTruth
 
 
-@dataclass
+@dataclass(eq=False)
 class _Card:
     card: Card
     zone: str | None
@@ -154,6 +155,7 @@ class TableRenderer:
         self.index = 0
         self.scene = _Scene()
         self.events: list[TruthEvent] = []
+        self._layer_cache: tuple[tuple[object, ...], np.ndarray, list[Any]] | None = None
         w, h = self.settings.size
         self.table_to_image = self._camera()
         self._px_per_mm = self._local_scale()
@@ -315,11 +317,40 @@ class TableRenderer:
             pts = self._project(poly).astype(np.int32)
             cv2.fillPoly(img, [pts], sleeve if k == 0 else skin, cv2.LINE_AA)
 
-    def _frame(self) -> RenderedFrame:
-        s = self.settings
+    def _lying_layer(self) -> tuple[np.ndarray, list[tuple[Card, str | None, np.ndarray, np.ndarray, np.ndarray]]]:
+        """The table with the cards lying on it, and their corners (card, zone, mm probes, px quad, hidden
+        probes), redrawn only when a card has been put down or taken: a Makao pile is drawn once, not per frame."""
+        key = tuple((id(c), c.x, c.y, c.angle) for c in self.scene.lying)
+        if self._layer_cache is not None and self._layer_cache[0] == key:
+            return self._layer_cache[1], self._layer_cache[2]
         img = self._base.copy()
         for c in self.scene.lying:
             self._paste(img, c)
+        corners = self._corners(self.scene.lying, [])
+        self._layer_cache = (key, img, corners)
+        return img, corners
+
+    def _corners(
+        self, cards: list[_Card], covers_above: list[np.ndarray]
+    ) -> list[tuple[Card, str | None, np.ndarray, np.ndarray, np.ndarray]]:
+        quads = [self._card_quad(c.x, c.y, c.angle) for c in cards]
+        out = []
+        inv = np.linalg.inv(self.table_to_image)
+        for i, c in enumerate(cards):
+            face, boxes = self._face(c.card)
+            to_table = inv @ self._card_transform(c, face)
+            covers = quads[i + 1 :] + covers_above
+            for box in boxes:
+                mm = cv2.perspectiveTransform(box.reshape(-1, 1, 2), to_table).reshape(-1, 2)
+                probes = np.vstack([mm, mm.mean(axis=0)])
+                hidden = np.array([any(_inside(poly, p) for poly in covers) for p in probes])
+                out.append((c.card, c.zone, probes, self._project(mm), hidden))
+        return out
+
+    def _frame(self) -> RenderedFrame:
+        s = self.settings
+        layer, lying_corners = self._lying_layer()
+        img = layer.copy()
         for c in self.scene.carried:
             self._paste(img, c)
         if self.scene.hand is not None:
@@ -331,32 +362,25 @@ class TableRenderer:
             dx, dy = (int(v) for v in self.rng.integers(0, 32, size=2))
             img = cv2.add(img, self._noise_pos[dy : dy + h, dx : dx + w])
             img = cv2.subtract(img, self._noise_neg[dy : dy + h, dx : dx + w])
-        truth = self._truth()
+        truth = self._truth(lying_corners)
         frame = Frame(self.index, self.index / s.fps, img)
         self.index += 1
         return RenderedFrame(frame, truth)
 
-    def _truth(self) -> FrameTruth:
+    def _truth(self, lying_corners: list[tuple[Card, str | None, np.ndarray, np.ndarray, np.ndarray]]) -> FrameTruth:
         zones: dict[str, list[Card]] = {z.name: [] for z in self.layout.zones}
         for c in self.scene.lying:
             if c.zone is not None:
                 zones[c.zone].append(c.card)
-        covers: list[np.ndarray] = []
-        order = [*self.scene.lying, *self.scene.carried]
-        quads = [self._card_quad(c.x, c.y, c.angle) for c in order]
         hand_polys = self._hand_polygons(self.scene.hand) if self.scene.hand is not None else []
+        above = [self._card_quad(c.x, c.y, c.angle) for c in self.scene.carried] + hand_polys
         corners: list[CornerTruth] = []
-        for i, c in enumerate(order):
-            face, boxes = self._face(c.card)
-            to_table = np.linalg.inv(self.table_to_image) @ self._card_transform(c, face)
-            covers = quads[i + 1 :] + hand_polys
-            for box in boxes:
-                mm = cv2.perspectiveTransform(box.reshape(-1, 1, 2), to_table).reshape(-1, 2)
-                probes = [*mm, mm.mean(axis=0)]
-                hidden = sum(1 for p in probes if any(_inside(poly, p) for poly in covers))
-                poly_px = self._project(mm)
-                corners.append(CornerTruth(c.card, tuple((float(x), float(y)) for x, y in poly_px), hidden <= 1,
-                                           c.zone if c in self.scene.lying else None))
+        for card, zone, probes, px, hidden in lying_corners:
+            if above and hidden.sum() <= 1:
+                hidden = hidden | np.array([any(_inside(poly, p) for poly in above) for p in probes])
+            corners.append(CornerTruth(card, tuple((float(x), float(y)) for x, y in px), int(hidden.sum()) <= 1, zone))
+        for card, _zone, _probes, px, hidden in self._corners(self.scene.carried, hand_polys):
+            corners.append(CornerTruth(card, tuple((float(x), float(y)) for x, y in px), int(hidden.sum()) <= 1, None))
         return FrameTruth({k: tuple(v) for k, v in zones.items()}, self.scene.hand is not None, tuple(corners))
 
     # ----- actions --------------------------------------------------------------------------

@@ -91,8 +91,14 @@ class TrackerScore:
         }
 
 
-def score_events(truth: Sequence[TruthEvent], events: Sequence[VisionEvent], within: int = 5) -> TrackerScore:
-    """Match reported events to the truth; ``within`` still frames (the still frame itself counts as one)."""
+def score_events(
+    truth: Sequence[TruthEvent], events: Sequence[VisionEvent], within: int = 5, window: int = 30
+) -> TrackerScore:
+    """Match reported events to the truth; ``within`` still frames (the still frame itself counts as one).
+
+    An event counts for a truth event of the same card and zone at most ``window`` frames away (a card can
+    be played again in a later hand); anything left over is a false event.
+    """
     score = TrackerScore()
     placed = [e for e in events if isinstance(e, CardPlaced)]
     moved = [e for e in events if isinstance(e, CardMoved)]
@@ -103,7 +109,11 @@ def score_events(truth: Sequence[TruthEvent], events: Sequence[VisionEvent], wit
         score.played += 1
         assert t.card is not None
         pool: Sequence[CardPlaced | CardMoved] = placed if t.kind == "placed" else moved
-        hits = [e for e in pool if id(e) not in used and _zone(e) == t.zone and e.card.same_face(t.card)]
+        hits = [
+            e for e in pool
+            if id(e) not in used and _zone(e) == t.zone and e.card.same_face(t.card)
+            and t.still_frame - window <= e.frame <= t.still_frame + window
+        ]
         if not hits:
             score.missed.append(f"{t.kind} {t.card} in {t.zone} (still at frame {t.still_frame})")
             continue
