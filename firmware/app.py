@@ -45,23 +45,20 @@ HOST_LOST_MS = 3000
 FRAME_MS = 20
 
 
-def _ticks_ms() -> int:
-    try:
-        from time import ticks_ms  # type: ignore[attr-defined]
+try:
+    from time import ticks_ms as _ticks_ms  # type: ignore[attr-defined]
+except ImportError:
+    import time as _time
 
-        return int(ticks_ms())
-    except ImportError:
-        import time
-
-        return int(time.monotonic() * 1000)
+    def _ticks_ms() -> int:
+        return int(_time.monotonic() * 1000)
 
 
-def _ticks_diff(a: int, b: int) -> int:
-    try:
-        from time import ticks_diff  # type: ignore[attr-defined]
+try:  # MicroPython: wrap-around-safe millisecond arithmetic
+    from time import ticks_diff as _ticks_diff  # type: ignore[attr-defined]
+except ImportError:  # CPython (tests): plain milliseconds
 
-        return int(ticks_diff(a, b))
-    except ImportError:
+    def _ticks_diff(a: int, b: int) -> int:
         return a - b
 
 

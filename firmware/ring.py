@@ -39,12 +39,11 @@ FLASHES = 3
 HAND_END_MS = 3000
 
 
-def _ticks_diff(a: int, b: int) -> int:
-    try:
-        from time import ticks_diff  # type: ignore[attr-defined]
+try:  # MicroPython: wrap-around-safe millisecond arithmetic
+    from time import ticks_diff as _ticks_diff  # type: ignore[attr-defined]
+except ImportError:  # CPython (tests): plain milliseconds
 
-        return int(ticks_diff(a, b))
-    except ImportError:
+    def _ticks_diff(a: int, b: int) -> int:
         return a - b
 
 
