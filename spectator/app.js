@@ -59,19 +59,41 @@
     return p ? p.name : seat == null ? "?" : "seat " + (seat + 1);
   }
 
+  // The controller's events number hands and tricks from 0; shown from 1.
+  const zeroBased = () => !!(view && view.zeroBased);
+  const handNo = (h) => (zeroBased() ? h + 1 : h);
+  const trickNo = (d) => (typeof d.trick === "number" ? (zeroBased() ? d.trick + 1 : d.trick) : "");
+  const winnerOf = (d) => (d.winner != null ? d.winner : d.seat);
+
   // ---------------------------------------------------------------- events → view
   function describe(ev) {
     const d = ev.data || {};
     switch (ev.type) {
-      case "hand_started": return `Hand ${d.hand || ""} starts` + (d.dealer != null ? `, ${playerName(d.dealer)} deals` : "");
+      case "hand_started": return `Hand ${typeof d.hand === "number" ? handNo(d.hand) : ""} starts` +
+        (d.dealer != null ? `, ${playerName(d.dealer)} deals` : "");
       case "card_played": return `${playerName(d.seat)} plays ${cardText(d.card)}`;
-      case "trick_won": return `${playerName(d.seat)} wins trick ${d.trick || ""}`;
-      case "violation": return d.text || `${playerName(d.seat)}: ${d.kind || "violation"}`;
-      case "hand_scored": return `Hand ${d.hand || ""} scored`;
-      case "game_over": return d.text || "Game over" + (d.winner != null ? `: ${playerName(d.winner)} wins` : "");
-      case "correction": return `Correction: ${playerName(d.seat)} played ${cardText(d.card)}` +
-        (d.old_card ? ` (not ${cardText(d.old_card)})` : "");
-      case "contract": return `${playerName(d.declarer)} declares ` + (d.trump ? SUITS[d.trump] + " trumps" : "no trumps");
+      case "trick_won": return `${playerName(winnerOf(d))} wins trick ${trickNo(d)}`;
+      case "violation": return d.text || `${playerName(d.seat)}: ${d.reason || d.kind || d.rule || "violation"}`;
+      case "hand_scored": return `Hand ${typeof d.hand === "number" ? handNo(d.hand) : ""} scored` +
+        (d.scores ? ": " + d.scores.map((x, i) => `${playerName(i)} ${x > 0 ? "+" : ""}${x}`).join(", ") : "");
+      case "game_over": return d.text || d.reason || "Game over" +
+        (d.winners && d.winners.length ? `: ${d.winners.map(playerName).join(" and ")} won` : "") +
+        (d.winner != null ? `: ${playerName(d.winner)} wins` : "");
+      case "correction": {
+        const now = d.new || d.card, before = d.old || d.old_card;
+        if (!now) return `Undone: ${playerName(d.seat)}'s ${cardText(before)}`;
+        return `Correction: ${playerName(d.seat)} played ${cardText(now)}` + (before ? ` (not ${cardText(before)})` : "");
+      }
+      case "contract": {
+        const c = d.contract || d.trump;
+        const who = d.seat != null ? d.seat : d.declarer;
+        return `${playerName(who)} declares ` + (/^[SHDC]$/.test(c || "") ? SUITS[c] + " trumps" :
+          c === "MISERE" ? "misère" : "no trump");
+      }
+      case "pass": return `${playerName(d.seat)} passes: redeal`;
+      case "exchange": return `${playerName(d.giver != null ? d.giver : d.from)} gives ${d.count} to ` +
+        playerName(d.receiver != null ? d.receiver : d.to);
+      case "card_rejected": return `Not accepted: ${d.reason || ""}`;
       case "turn": return `${playerName(d.seat)} to play`;
       case "drew": return `${playerName(d.seat)} draws ${d.count || 1}`;
       case "player_out": return `${playerName(d.seat)} is out`;
@@ -101,16 +123,32 @@
         break;
       }
       case "trick_won": {
-        const p = player(d.seat);
-        if (p && typeof p.tricks === "number") p.tricks += 1;
-        if (v.trick) v.trick.winner = d.seat;
+        const w = winnerOf(d);
+        const p = player(w);
+        if (Array.isArray(d.tricks_taken)) {
+          d.tricks_taken.forEach((t, seat) => { const q = player(seat); if (q) q.tricks = t; });
+        } else if (p && typeof p.tricks === "number") p.tricks += 1;
+        if (v.trick) v.trick.winner = w;
         break;
       }
-      case "turn": v.turn = d.seat; break;
-      case "violation": (v.violations = v.violations || []).push(d); break;
-      case "correction":
-        if (v.trick && v.trick.cards) v.trick.cards.forEach((c) => { if (c.seat === d.seat) c.card = d.card; });
+      case "hand_scored":
+        if (Array.isArray(d.scores)) {
+          v.scores = v.scores || { columns: (v.players || []).map((q) => q.name), rows: [] };
+          v.scores.rows = (v.scores.rows || []).filter((r) => r.hand !== handNo(d.hand));
+          v.scores.rows.push({ hand: handNo(d.hand), values: d.scores });
+          if (d.totals) v.scores.totals = d.totals;
+        }
         break;
+      case "turn": v.turn = d.seat; break;
+      case "violation": (v.violations = v.violations || []).push({ text: describe({ type: "violation", data: d }) }); break;
+      case "correction": {
+        const now = d.new || d.card;
+        if (v.trick && v.trick.cards) {
+          if (now) v.trick.cards.forEach((c) => { if (c.seat === d.seat) c.card = now; });
+          else v.trick.cards = v.trick.cards.filter((c) => c.seat !== d.seat);  // undone
+        }
+        break;
+      }
       case "game_over": v.over = d; break;
       default: break;
     }
@@ -130,9 +168,57 @@
     render();
   }
 
+  // The controller publishes its TableState (docs/mqtt-topics.md): names in `players`, per-seat lists
+  // beside them, 0-based hand and trick numbers. Turn it into the page's seat-by-seat model; a snapshot
+  // already in that model (players as objects) passes through.
+  function normalize(st) {
+    const names = st.players || [];
+    if (!names.length || typeof names[0] === "object") return st;
+    const at = (list, i) => (Array.isArray(list) && i < list.length ? list[i] : undefined);
+    const makao = st.game === "makao";
+    const out = st.out || [];
+    const players = names.map((name, seat) => {
+      const roles = [];
+      if (st.dealer === seat) roles.push("dealer");
+      if (!makao && st.declarer === seat) roles.push("declarer");
+      const place = out.indexOf(seat);
+      if (place >= 0) roles.push(`out #${place + 1}`);
+      return {
+        seat, name, role: roles.join(" · "),
+        target: makao ? undefined : at(st.targets, seat),
+        tricks: makao ? undefined : at(st.tricks_taken, seat),
+        cards_left: makao ? at(st.cards_left, seat) : undefined,
+        out: place >= 0,
+      };
+    });
+    const contract = st.contract || "";
+    const trump = /^[SHDC]$/.test(contract) ? contract : null;
+    const labels = { S: "spades are trumps", H: "hearts are trumps", D: "diamonds are trumps",
+      C: "clubs are trumps", NT: "no trump", MISERE: "misère", PASS: "pass" };
+    const cards = (st.current_trick || []).map((c) => ({ seat: c.seat, card: c.card }));
+    const full = cards.length > 0 && cards.length >= names.length;
+    const v = {
+      v: 1, seq: st.seq, game: st.game, preset: st.preset, phase: st.phase, message: st.message,
+      hand: { number: (st.hand || 0) + 1, total: st.hands_total },
+      turn: st.turn, players,
+      contract: contract && !makao ? { declarer: st.declarer, trump, label: labels[contract] || contract } : null,
+      trick: { number: (st.trick || 0) + 1, cards, winner: full ? st.last_trick_winner : null },
+      scores: { columns: names.slice(), rows: (view && view.scores && view.scores.rows) || [],
+        totals: st.totals && st.totals.length ? st.totals : null },
+      violations: (st.violations || []).map((x) => (typeof x === "string" ? { text: x } : x)),
+      over: st.game_over ? { text: st.message || "Game over" } : null,
+      zeroBased: true,
+    };
+    if (makao) {
+      const demand = st.demand ? (/^[SHDC]$/.test(st.demand) ? { suit: st.demand } : { rank: st.demand }) : null;
+      v.makao = { pile_top: st.top_card, pending_draw: st.penalty, pending_skip: st.skip, demand };
+    }
+    return v;
+  }
+
   function onState(state) {
     if (typeof state.seq !== "number" || state.seq < shownSeq) return;  // an older snapshot
-    view = state;
+    view = normalize(state);
     shownSeq = state.seq;
     drain();
     render();

@@ -170,3 +170,45 @@ def test_makao_view_shows_pile_top_and_what_is_pending(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "spectator-phone-makao.png"), full_page=True)
     feed.close()
+
+
+def test_page_renders_the_controllers_own_state_and_announcements(
+    page_broker: Mosquitto, browser_page: Any, tmp_path: Path
+) -> None:
+    """The wire format the referee really publishes: TableState.to_dict() and announcement payloads."""
+    from controller.announcements import CardAccepted, HandScored, HandStarted, TrickWon, payload
+    from controller.state import TableState
+    from engine.cards import Card
+
+    def table(played: list[tuple[int, str]], **extra: Any) -> dict[str, Any]:
+        return TableState(
+            "358", "pagat", ("Ada", "Ben", "Cem"), phase="play", hand=0, hands_total=18, dealer=2,
+            declarer=0, targets=(8, 5, 3), contract="S", turn=(played[-1][0] + 1) % 3 if played else 1, trick=0,
+            current_trick=tuple((s, Card.from_text(c)) for s, c in played), tricks_taken=(0, 0, 0),
+            totals=(0, 0, 0), **extra,
+        ).to_dict()
+
+    feed = _feed(page_broker, tmp_path)
+    feed.publish_event("hand_started", payload(HandStarted(hand=0, dealer=2, targets=(8, 5, 3))))
+    feed.publish_state(table([]))
+    page = browser_page
+    page.goto(f"http://127.0.0.1:{page_broker.ws_port}/index.html?table=t1")
+    page.wait_for_selector(".seat[data-seat='0'] >> text=tricks 0/8", timeout=10_000)
+    assert "spades are trumps" in page.inner_text("#contract")
+    assert "hand 1/18" in page.inner_text("#game-line")
+    played: list[tuple[int, str]] = []
+    for seat, card in [(1, "9S"), (2, "KS"), (0, "AS")]:
+        feed.publish_event("card_played", payload(CardAccepted(seat=seat, card=Card.from_text(card), trick=0)))
+        page.wait_for_selector(f"#trick .card[data-card='{card}']", timeout=1_000)
+        played.append((seat, card))
+        feed.publish_state(table(played))
+    cards = tuple((s, Card.from_text(c)) for s, c in played)
+    feed.publish_event("trick_won", payload(TrickWon(trick=0, winner=0, cards=cards, tricks_taken=(1, 0, 0))))
+    page.wait_for_selector("#trick .won >> text=Ada takes it", timeout=1_000)
+    assert "tricks 1/8" in page.inner_text(".seat[data-seat='0']")
+    assert "Ada wins trick 1" in page.inner_text("#log")
+    feed.publish_event("hand_scored", payload(HandScored(hand=0, tricks=(9, 4, 3), targets=(8, 5, 3),
+                                                         scores=(1, -1, 0), totals=(1, -1, 0))))
+    page.wait_for_selector("#scores tbody >> text=+1", timeout=1_000)
+    page.screenshot(path=str(ARTIFACTS / "spectator-phone-controller-state.png"), full_page=True)
+    feed.close()
