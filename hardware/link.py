@@ -183,6 +183,8 @@ class LinkRing(Ring):
         self._last_tx = 0.0
         self._firmware = ""
         self._closed = False
+        self._outbox: list[bytes] = []
+        self._write_lock = threading.Lock()
         self._counts = collections.Counter[str]()
         self._thread = threading.Thread(target=self._run, name="ring-link", daemon=True)
         if start:
@@ -238,6 +240,8 @@ class LinkRing(Ring):
             return False
         with self._cond:
             self._write(encode_frame(T_MAINT, 0))
+        self._flush()
+        with self._cond:
             return self._cond.wait_for(lambda: self._counts["maint_ack"] > 0, timeout)
 
     def close(self) -> None:
@@ -299,6 +303,7 @@ class LinkRing(Ring):
     def _disconnect(self, reason: str | None) -> None:
         with self._cond:
             serial_port, self._serial = self._serial, None
+            self._outbox.clear()
             self._hello = None
             self._generation += 1
             self._resend_at = 0
@@ -312,15 +317,32 @@ class LinkRing(Ring):
                 log.warning("ring link: %s", reason)
 
     def _write(self, frame: bytes) -> None:
-        """Write one frame; called with ``_cond`` held. A failure marks the connection broken."""
-        if self._serial is None or self._broken:
-            return
-        try:
-            self._serial.write(frame)
-            self._last_tx = time.monotonic()
-        except Exception as exc:
-            self._broken = True
-            log.warning("ring link: write failed: %s", exc)
+        """Queue one frame for ``_flush``; called with ``_cond`` held."""
+        self._outbox.append(frame)
+
+    def _flush(self) -> None:
+        """Write the queued frames, in order; called WITHOUT ``_cond`` held.
+
+        A USB write can block (up to the 1 s write timeout) when the Pico stops reading; doing it
+        outside the lock keeps ``send`` instant for the controller meanwhile. A failure marks the
+        connection broken.
+        """
+        with self._write_lock:
+            with self._cond:
+                frames, self._outbox = self._outbox, []
+                port = None if self._broken else self._serial
+            if not frames or port is None:
+                return
+            try:
+                port.write(b"".join(frames))
+            except Exception as exc:
+                with self._cond:
+                    self._broken = True
+                    self._cond.notify_all()
+                log.warning("ring link: write failed: %s", exc)
+                return
+            with self._cond:
+                self._last_tx = time.monotonic()
 
     def _handshake(self) -> bool:
         for _attempt in range(3):
@@ -328,6 +350,8 @@ class LinkRing(Ring):
                 first = self._inflight[0][0] if self._inflight else self._next_seq
                 payload = bytes([PROTOCOL_VERSION]) + self._session.to_bytes(4, "big") + first.to_bytes(2, "big")
                 self._write(encode_frame(T_HELLO, 0, payload))
+            self._flush()
+            with self._cond:
                 done = self._cond.wait_for(
                     lambda: self._hello is not None or self._broken or self._closed or self._incompatible, 1.0
                 )
@@ -409,6 +433,14 @@ class LinkRing(Ring):
                     self._counts["sent"] += 1
                 if now - self._last_tx >= self._heartbeat_s:
                     self._write(encode_frame(T_PING, 0))
+                    self._last_tx = now
+                if self._outbox:
+                    self._cond.release()
+                    try:
+                        self._flush()
+                    finally:
+                        self._cond.acquire()
+                    continue
                 wake = min(self._heartbeat_s, self._ack_timeout_s if self._inflight else self._heartbeat_s)
                 self._cond.wait(wake)
 

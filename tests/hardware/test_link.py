@@ -186,3 +186,40 @@ def test_maintenance_command_asks_the_firmware_for_its_repl(
     assert "rebooting into the REPL" in capsys.readouterr().out
     assert link.main(["--maintenance", "--timeout", "0.3", "/dev/does-not-exist-cardtable"]) == 0
     assert "no ring firmware answered" in capsys.readouterr().out
+
+
+def test_send_returns_at_once_while_the_usb_write_is_stuck(pico: PtyPico) -> None:
+    import threading
+
+    stuck = threading.Event()
+    released = threading.Event()
+
+    class StallingPort:
+        def __init__(self, path: str) -> None:
+            self.inner = link.open_serial(path)
+
+        def read(self, size: int = 1) -> bytes:
+            return self.inner.read(size)
+
+        @property
+        def in_waiting(self) -> int:
+            return self.inner.in_waiting
+
+        def write(self, data: bytes) -> int | None:
+            if stuck.is_set():
+                released.wait(10)  # a Pico that stopped reading: the write blocks
+            return self.inner.write(data)
+
+        def close(self) -> None:
+            self.inner.close()
+
+    with LinkRing(str(pico.path), opener=StallingPort) as ring:
+        assert ring.wait_connected(10)
+        stuck.set()
+        started = time.monotonic()
+        for i in range(50):
+            ring.show_turn(i % 4)
+        assert time.monotonic() - started < 1.0  # the controller was never held up by the write
+        released.set()
+        assert ring.wait_idle(10)
+    assert len(pico.applied) == 50
