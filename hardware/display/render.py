@@ -83,7 +83,10 @@ def _fit(text: str, px: int, width: int) -> str:
 
 def _header_variants(view: ScoreboardView) -> list[str]:
     trump = f"{view.trump.symbol} trumps" if view.trump is not None else ""
-    contract = " ".join(part for part in (view.contract, trump) if part)
+    said = view.contract
+    if view.trump is not None and said.strip().upper() in (view.trump.value, view.trump.symbol):
+        said = ""  # "H" and ♥ trumps say the same thing
+    contract = " ".join(part for part in (said, trump) if part)
     hand_long = hand_short = ""
     if view.hand is not None:
         total = f"/{view.hands_total}" if view.hands_total else ""

@@ -291,3 +291,9 @@ def test_missing_panels_and_bad_specs_say_what_is_wrong() -> None:
         except ImportError:
             with pytest.raises(PanelError, match="pi extra"):
                 panel_from_config("inky")
+
+
+def test_a_contract_that_only_names_the_trump_is_not_said_twice() -> None:
+    plan = layout(three_five_eight(contract="H", preset=""), (400, 300))
+    [header] = [t.text for t in plan.texts if t.role == "header"]
+    assert "♥" in header and " H " not in f" {header} "
