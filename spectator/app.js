@@ -95,8 +95,11 @@
         playerName(d.receiver != null ? d.receiver : d.to);
       case "card_rejected": return `Not accepted: ${d.reason || ""}`;
       case "turn": return `${playerName(d.seat)} to play`;
-      case "drew": return `${playerName(d.seat)} draws ${d.count || 1}`;
-      case "player_out": return `${playerName(d.seat)} is out`;
+      case "draw": case "drew": return `${playerName(d.seat)} draws ${d.count || 1}`;
+      case "player_out": return `${playerName(d.seat)} is out` + (d.place ? ` (place ${d.place})` : "");
+      case "penalty": return `${playerName(d.target)} must add to the battle or draw ${d.amount}`;
+      case "demand": return `${playerName(d.seat)} demands ${d.demand}`;
+      case "skip": return `${playerName(d.seat)} loses ${d.turns || 1} turn${d.turns > 1 ? "s" : ""}`;
       case "undo": return "Undo" + (d.text ? ": " + d.text : "");
       case "error": return "Error: " + (d.error || "");
       default: return d.text || ev.type.replace(/_/g, " ");
