@@ -34,6 +34,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import Card, Suit
 from engine.errors import IllegalActionError
@@ -71,6 +72,23 @@ def _nth_bit(mask: int, n: int) -> int:
     for _ in range(n):
         mask &= mask - 1
     return (mask & -mask).bit_length() - 1
+
+
+#: The set bits of every 13-bit value (one suit of a mask), for picking a random card fast.
+_BITS13: Final = tuple(tuple(i for i in range(13) if v >> i & 1) for v in range(1 << 13))
+#: Seats in play order from each leader, for each direction (+1 clockwise, -1 counterclockwise).
+_ORDER: Final = {step: tuple(((s, (s + step) % 3, (s + 2 * step) % 3)) for s in range(3)) for step in (1, -1)}
+
+
+def _pick(mask: int, r: float) -> int:
+    """The card of ``mask`` at position ``int(r * count)``, suit by suit (``r`` in [0, 1))."""
+    k = int(r * mask.bit_count())
+    for shift in (0, 13, 26, 39):
+        choices = _BITS13[(mask >> shift) & 8191]
+        if k < len(choices):
+            return shift + choices[k]
+        k -= len(choices)
+    raise ValueError("no card to pick from an empty mask")
 
 
 def _top(mask: int) -> int:
@@ -772,9 +790,11 @@ class Hand:
 
         ``random`` returns floats in [0, 1), such as ``random.Random(seed).random``.
         """
-        if not self._plays and not self._kitty_done:
-            self.take_kitty(None)
-        if self._trick_cards or not all(self._known):
+        if not self._kitty_done:
+            raise IllegalActionError("take the kitty (with the discards) before playing out", "kitty")
+        if not all(self._known):
+            raise IllegalActionError("a random playout needs every hand known (full mode)", "hand")
+        if self._trick_cards:
             while not self.is_complete and self._trick_cards:  # finish the trick in progress
                 mask = self.legal_mask()
                 self._apply(self._to_move, _nth_bit(mask, int(random() * mask.bit_count())))
@@ -786,32 +806,37 @@ class Hand:
         trump = self._trump
         rules = self.rules
         simple = not (rules.must_overtake or rules.must_trump_when_void)
-        step = self._step
+        order = _ORDER[self._step]
         leader = self._leader
+        seen = self._seen
         nviol = len(self.violations)
+        bits13 = _BITS13
         while len(log) < TRICKS_PER_HAND:
-            seats = [leader, (leader + step) % 3, (leader + 2 * step) % 3]
+            seats = order[leader]
             cards = []
             led = best = best_trump = -1
+            shift = 0
             for pos in (0, 1, 2):
                 seat = seats[pos]
                 hand = hands[seat]
                 if pos == 0:
-                    mask = hand
-                elif simple:
-                    mask = hand & SUIT_MASK[led // 13] or hand
+                    c = _pick(hand, random())
+                    shift = c // 13 * 13
                 else:
-                    mask = self._legal(hand, (led, best, best_trump))
-                n = mask.bit_count()
-                k = int(random() * n)
-                while k:
-                    mask &= mask - 1
-                    k -= 1
-                c = (mask & -mask).bit_length() - 1
-                undo.append((seat, leader, hand, self._seen, nviol))
+                    chunk = (hand >> shift) & 8191
+                    if not chunk:
+                        mask = hand if simple else self._legal(hand, (led, best, best_trump))
+                        c = _pick(mask, random())
+                    elif simple:
+                        choices = bits13[chunk]
+                        c = shift + choices[int(random() * len(choices))]
+                    else:
+                        c = _pick(self._legal(hand, (led, best, best_trump)), random())
+                undo.append((seat, leader, hand, seen, nviol))
                 plays.append((seat, c))
-                hands[seat] = hand & ~(1 << c)
-                self._seen |= 1 << c
+                bit = 1 << c
+                hands[seat] = hand ^ bit
+                seen |= bit
                 cards.append(c)
                 if pos == 0:
                     led = best = c
@@ -823,9 +848,10 @@ class Hand:
                 elif c // 13 == trump and c > best_trump:
                     best_trump = c
             winner = seats[winner_position(cards, trump)]
-            log.append((leader, seats, cards, winner))
+            log.append((leader, list(seats), cards, winner))
             taken[winner] += 1
             leader = winner
+        self._seen = seen
         self._leader = self._to_move = leader
         self._trick_seats = []
         self._trick_cards = []

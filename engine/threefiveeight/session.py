@@ -73,6 +73,7 @@ class Session:
         self.first_dealer = first_dealer
         self.strict = strict
         self.hands: list[Hand] = []
+        self._outcome: tuple[tuple[object, ...], Outcome] | None = None
 
     # ------------------------------------------------------------------ the next hand
 
@@ -220,6 +221,15 @@ class Session:
         return self.outcome().ended_by is not None
 
     def outcome(self) -> Outcome:
+        """Who won and how the game ended (cached until the last hand changes)."""
+        last = self.hands[-1] if self.hands else None
+        key = (len(self.hands), last.trick_number if last else 0, last.is_complete if last else False,
+               len(last.violations) if last else 0, last.contract if last else None)
+        if self._outcome is None or self._outcome[0] != key:
+            self._outcome = (key, self._compute_outcome())
+        return self._outcome[1]
+
+    def _compute_outcome(self) -> Outcome:
         rules = self.rules
         scored = self.scored_hands
         disqualified: tuple[int, ...] = ()

@@ -146,6 +146,7 @@ def test_ucbessekiz_first_eight_holds_two_of_clubs() -> None:
 def _finish(hand: Hand) -> None:
     import random
 
+    hand.take_kitty((hand.hand_of(hand.eight) or [])[:4])
     hand.random_playout(random.Random(1).random)
 
 
@@ -244,7 +245,7 @@ def _after(preset: Rules, taken: tuple[int, int, int], **first: int) -> Session:
     for seed in range(20000):
         hand = session.new_hand(deal=deal_with({0: "2C"}), **first)
         hand.set_contract(Contract.CLUBS)
-        hand.take_kitty(None)
+        hand.take_kitty((hand.hand_of(hand.eight) or [])[:4])
         hand.random_playout(random.Random(seed).random)
         if hand.taken == taken:
             return session

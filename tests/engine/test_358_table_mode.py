@@ -78,7 +78,7 @@ def test_exchanged_cards_are_placed() -> None:
 
     first_full = Session(PRESETS["sergeant-major"]).new_hand(deal=deal_with({}), dealer=0)
     first_full.set_contract(Contract.SPADES)
-    first_full.take_kitty(None)
+    first_full.take_kitty((first_full.hand_of(0) or [])[:4])
     first_full.random_playout(random.Random(4).random)
     for seat, card in first_full.plays:
         first.play(seat, card)
