@@ -1,0 +1,96 @@
+"""The synthetic data: committed demo deck, corner-index boxes, scenes deterministic from a seed.
+
+These run on the committed held-out deck (vision/assets/deck/orell), so they need neither the Debian
+card packages nor the rendered face cache.
+"""
+
+import numpy as np
+import pytest
+
+from engine.cards import Card, deck
+from vision.synth.faces import DESIGNS, HELD_OUT, TRAIN_DESIGNS, FaceError, available_designs, corner_boxes, load_face
+from vision.synth.scenes import SceneConfig, render_scene
+from vision.training.dataset import CROP_SIZE, crop_label
+
+DEMO = "orell"
+
+
+def test_demo_deck_is_committed_and_held_out():
+    assert DEMO in available_designs()
+    assert DEMO in HELD_OUT
+    for card in deck():
+        face = load_face(DEMO, card)
+        assert face.dtype == np.uint8 and face.ndim == 3 and face.shape[2] == 4  # BGRA
+        assert 240 <= face.shape[0] <= 260
+
+
+def test_unknown_design_is_named_in_the_error():
+    with pytest.raises(FaceError, match="no-such-deck"):
+        load_face("no-such-deck", Card.from_text("AS"))
+
+
+def test_held_out_designs_never_train():
+    assert len(HELD_OUT) >= 3
+    assert not set(HELD_OUT) & set(TRAIN_DESIGNS)
+    assert set(HELD_OUT) | set(TRAIN_DESIGNS) == set(DESIGNS)
+
+
+@pytest.mark.parametrize("text", ["AS", "10H", "QC", "7D", "KH", "2C"])
+def test_corner_boxes_hold_ink_in_opposite_corners(text):
+    card = Card.from_text(text)
+    face = load_face(DEMO, card)
+    h, w = face.shape[:2]
+    boxes = corner_boxes(DEMO, card)
+    assert len(boxes) == 2
+    top_left, bottom_right = boxes
+    assert top_left[2] < w / 3 and top_left[3] < h / 3
+    assert bottom_right[0] > 2 * w / 3 and bottom_right[1] > 2 * h / 3
+    gray = face[..., :3].mean(axis=2)
+    paper = np.median(gray)
+    for x1, y1, x2, y2 in boxes:
+        patch = gray[y1:y2, x1:x2]
+        ink = (np.abs(patch - paper) > 60).mean()
+        assert 0.05 < ink < 0.8, f"{text}: index box {x1, y1, x2, y2} holds {ink:.0%} ink"
+
+
+def test_scene_is_deterministic_from_its_seed():
+    a = render_scene(11, [DEMO])
+    b = render_scene(11, [DEMO])
+    c = render_scene(12, [DEMO])
+    assert np.array_equal(a.image, b.image)
+    assert a.labels == b.labels
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_scene_labels_sit_on_visible_printed_indices():
+    cfg = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0)
+    seen = 0
+    for seed in range(6):
+        scene = render_scene(seed, [DEMO], cfg)
+        assert scene.design == DEMO
+        gray = scene.image.mean(axis=2)
+        for label in scene.labels:
+            x1, y1, x2, y2 = (round(v) for v in label.box)
+            assert 0 <= x1 < x2 <= cfg.size and 0 <= y1 < y2 <= cfg.size
+            patch = gray[y1 : y2 + 1, x1 : x2 + 1]
+            assert patch.max() - patch.min() > 40, f"seed {seed}: {label.card} box {label.box} shows no ink"
+            assert label.visible >= cfg.min_visible
+            seen += 1
+    assert seen >= 10
+
+
+def test_corner_covered_by_a_hand_is_not_labelled():
+    cfg = SceneConfig(size=320, hand_probability=1.0, back_probability=0.0)
+    for seed in range(4):
+        scene = render_scene(seed, [DEMO], cfg)
+        for label in scene.labels:
+            assert label.visible >= cfg.min_visible
+
+
+def test_crop_is_square_and_sized_for_the_classifier():
+    scene = render_scene(5, [DEMO], SceneConfig(size=320, hand_probability=0.0))
+    label = scene.labels[0]
+    crop = crop_label(scene.image, label.box, None)
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    jittered = crop_label(scene.image, label.box, np.random.default_rng(0))
+    assert jittered.shape == crop.shape

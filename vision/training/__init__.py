@@ -1,0 +1,1 @@
+"""Training of the recognition models (needs the ``train`` extra: torch, ultralytics, onnx)."""

@@ -1,0 +1,99 @@
+"""Datasets made from synthetic scenes: YOLO detector folders and corner-index crops.
+
+The crop classifier is trained on crops cut from full scenes (not from clean faces) so that it sees
+what it will see at runtime: the detector's box around a rotated, blurred, partly lit index with a bit
+of card edge and table in it. The crop is square around the box with a random margin and offset,
+like a detector's box error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.synth.scenes import Scene, SceneConfig, render_scene
+
+__all__ = ["CROP_SIZE", "crop_label", "make_crops", "write_yolo_split"]
+
+CROP_SIZE = 48
+
+
+def crop_label(
+    image: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator | None, size: int = CROP_SIZE
+) -> np.ndarray:
+    """A square ``size`` x ``size`` BGR crop around ``box``; with ``rng``, a random margin and shift."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    side = max(x2 - x1, y2 - y1)
+    if rng is not None:
+        side *= rng.uniform(1.0, 1.35)
+        cx += rng.uniform(-0.1, 0.1) * side
+        cy += rng.uniform(-0.1, 0.1) * side
+    else:
+        side *= 1.15
+    half = side / 2
+    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half]], dtype=np.float32)
+    dst = np.array([[0, 0], [size, 0], [size, size]], dtype=np.float32)
+    m = cv2.getAffineTransform(src, dst)
+    interp = cv2.INTER_AREA if side > size else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _scene(args: tuple[int, tuple[str, ...], SceneConfig]) -> Scene:
+    seed, designs, cfg = args
+    return render_scene(seed, designs, cfg)
+
+
+def _write_one(args: tuple[int, tuple[str, ...], SceneConfig, str]) -> int:
+    seed, designs, cfg, out = args
+    scene = render_scene(seed, designs, cfg)
+    root = Path(out)
+    cv2.imwrite(str(root / "images" / f"{seed}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    s = float(cfg.size)
+    lines = []
+    for lab in scene.labels:
+        x1, y1, x2, y2 = lab.box
+        lines.append(f"0 {(x1 + x2) / 2 / s:.6f} {(y1 + y2) / 2 / s:.6f} {(x2 - x1) / s:.6f} {(y2 - y1) / s:.6f}")
+    (root / "labels" / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return len(lines)
+
+
+def write_yolo_split(out: Path, seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int) -> int:
+    """Write scenes as a YOLO split (``out/images/*.jpg``, ``out/labels/*.txt``); returns the box count."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    jobs = [(int(s), tuple(designs), cfg, str(out)) for s in seeds]
+    if workers <= 1:
+        return sum(map(_write_one, jobs))
+    with Pool(workers) as pool:
+        return sum(pool.imap(_write_one, jobs, chunksize=16))
+
+
+def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig]) -> tuple[np.ndarray, np.ndarray]:
+    seed, designs, cfg = args
+    scene = render_scene(seed, designs, cfg)
+    rng = np.random.default_rng(seed + 1_000_003)
+    crops = [crop_label(scene.image, lab.box, rng) for lab in scene.labels]
+    labels = [lab.card.index for lab in scene.labels]
+    if not crops:
+        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros((0,), np.int64)
+    return np.stack(crops), np.array(labels, np.int64)
+
+
+def make_crops(
+    seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Corner-index crops (N x 48 x 48 x 3 BGR uint8) and their card indices (0..51) from scenes."""
+    jobs = [(int(s), tuple(designs), cfg) for s in seeds]
+    if workers <= 1:
+        parts = list(map(_crops_one, jobs))
+    else:
+        with Pool(workers) as pool:
+            parts = list(pool.imap(_crops_one, jobs, chunksize=16))
+    xs = [p[0] for p in parts if len(p[1])]
+    ys = [p[1] for p in parts if len(p[1])]
+    return np.concatenate(xs), np.concatenate(ys)

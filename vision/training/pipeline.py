@@ -1,0 +1,231 @@
+"""One command that trains both recognition models from nothing, reproducibly from a seed.
+
+    python -m vision.training.pipeline --seed 3 --out runs/train        (or: cardtable vision train)
+
+Steps: render and measure the card faces of every design (Debian vector decks, cached in data/faces/),
+generate synthetic scenes (YOLO folders for the detector, corner crops for the classifier; held-out
+designs only ever in the held-out sets), train the crop classifier (plain torch), train the one-class
+corner detector (ultralytics, from a model yaml: no pretrained weights), export both to ONNX, score the
+held-out designs, and write ``models.json`` + ``metrics.json`` in ``--out/export``. ``--install`` copies
+the exports into ``vision/models/``. Each training stage has a wall-clock cap so the whole run fits
+its budget on a 2-core CPU; the best checkpoint so far is exported when a cap ends a stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.cards import Card
+from vision.synth.corners import measure_design
+from vision.synth.faces import CACHE_DIR, DESIGNS, HELD_OUT, TRAIN_DESIGNS, render_design
+from vision.synth.scenes import SceneConfig
+
+from .dataset import CROP_SIZE, make_crops, write_yolo_split
+
+__all__ = ["main"]
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+DETECTOR_YAML = Path(__file__).resolve().parent / "corner-detector-n.yaml"
+
+# Seed offsets keep every split's scenes disjoint.
+_DET_TRAIN, _DET_VAL, _DET_HELD, _CLS_TRAIN, _CLS_VAL, _CLS_HELD = (10**6 * k for k in range(1, 7))
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="cardtable vision train", description=__doc__.split("\n\n")[0])
+    p.add_argument("--seed", type=int, default=3, help="seed of every random choice (default 3)")
+    p.add_argument("--out", type=Path, default=Path("runs/train"), help="work folder (default runs/train)")
+    p.add_argument("--quick", action="store_true", help="a tiny smoke run (minutes): checks the pipeline only")
+    p.add_argument("--epochs", type=int, default=None, help="detector epochs (default 30 or 2 with --quick)")
+    p.add_argument("--cls-epochs", type=int, default=None, help="classifier epochs (default 5 or 1 with --quick)")
+    p.add_argument("--det-images", type=int, default=None, help="detector training scenes (default 1500)")
+    p.add_argument("--cls-scenes", type=int, default=None, help="scenes cut into classifier crops (default 8000)")
+    p.add_argument("--imgsz", type=int, default=320, help="detector training size (default 320)")
+    p.add_argument("--export-imgsz", type=int, default=640, help="detector ONNX input size (default 640)")
+    p.add_argument("--det-minutes", type=float, default=42.0, help="wall-clock cap of detector training")
+    p.add_argument("--cls-minutes", type=float, default=16.0, help="wall-clock cap of classifier training")
+    p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
+    p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
+    return p.parse_args(argv)
+
+
+def _log(msg: str) -> None:
+    print(f"[{datetime.now(UTC).strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def _faces() -> None:
+    for name in DESIGNS:
+        render_design(name)
+        if not (CACHE_DIR / name / "index_boxes.json").exists():
+            measure_design(name)
+
+
+def _classes() -> list[str]:
+    return [str(Card.from_index(i)) for i in range(52)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the whole training; returns a process exit status."""
+    a = _args(argv)
+    quick = a.quick
+    det_epochs = a.epochs or (2 if quick else 30)
+    cls_epochs = a.cls_epochs or (1 if quick else 5)
+    n_det = a.det_images or (40 if quick else 1500)
+    n_cls = a.cls_scenes or (60 if quick else 8000)
+    n_val, n_held = (10, 20) if quick else (120, 300)
+    out = a.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    export = out / "export"
+    export.mkdir(exist_ok=True)
+    t_start = time.monotonic()
+    timings: dict[str, float] = {}
+    try:
+        import torch
+
+        from . import tv_shim
+
+        tv_shim.install()
+        from ultralytics import YOLO  # type: ignore[attr-defined]
+    except ImportError as exc:
+        print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
+        return 2
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+
+    _log("rendering and measuring card faces")
+    t = time.monotonic()
+    _faces()
+    timings["faces_s"] = time.monotonic() - t
+
+    det_cfg = SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 170.0 * a.imgsz / 320))
+    cls_cfg = replace(det_cfg, size=224, card_height=(36.0, 200.0))
+    _log(f"writing detector scenes: {n_det} train, {n_val} val, {n_held} held-out")
+    t = time.monotonic()
+    det_root = out / "det"
+    train_seeds = range(_DET_TRAIN, _DET_TRAIN + n_det)
+    boxes = write_yolo_split(det_root / "train", train_seeds, TRAIN_DESIGNS, det_cfg, a.workers)
+    write_yolo_split(det_root / "val", range(_DET_VAL, _DET_VAL + n_val), TRAIN_DESIGNS, det_cfg, a.workers)
+    write_yolo_split(det_root / "heldout", range(_DET_HELD, _DET_HELD + n_held), HELD_OUT, det_cfg, a.workers)
+    data_yaml = det_root / "data.yaml"
+    data_yaml.write_text(
+        f"path: {det_root}\ntrain: train/images\nval: val/images\ntest: heldout/images\nnames:\n  0: corner\n"
+    )
+    timings["detector_data_s"] = time.monotonic() - t
+    _log(f"detector data: {boxes} boxes in {timings['detector_data_s']:.0f} s")
+
+    _log(f"cutting classifier crops from {n_cls} scenes")
+    t = time.monotonic()
+    x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers)
+    x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers)
+    x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers)
+    timings["classifier_data_s"] = time.monotonic() - t
+    _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {timings['classifier_data_s']:.0f} s")
+
+    from .classifier import evaluate, export_onnx, train_classifier
+
+    _log("training the crop classifier")
+    t = time.monotonic()
+    cls_log: list[dict[str, float]] = []
+    model = train_classifier(x_tr, y_tr, (x_va, y_va), cls_epochs, a.seed, out, a.cls_minutes * 60, cls_log)
+    timings["classifier_train_s"] = time.monotonic() - t
+    cls_held = evaluate(model, x_ho, y_ho)
+    cls_val = evaluate(model, x_va, y_va)
+    _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}")
+    export_onnx(model, export / "corner-classifier.onnx", CROP_SIZE)
+
+    _log("training the corner detector")
+    t = time.monotonic()
+    det = YOLO(str(DETECTOR_YAML), task="detect")
+    det.train(
+        data=str(data_yaml),
+        epochs=det_epochs,
+        imgsz=a.imgsz,
+        batch=16,
+        workers=a.workers,
+        cache="ram",
+        seed=a.seed,
+        deterministic=True,
+        device="cpu",
+        project=str(out),
+        name="detector",
+        exist_ok=True,
+        pretrained=False,
+        amp=False,
+        plots=False,
+        fliplr=0.0,
+        degrees=0.0,
+        mosaic=1.0,
+        scale=0.3,
+        close_mosaic=max(1, det_epochs // 5),
+        patience=100,
+        time=a.det_minutes / 60.0,
+        verbose=False,
+    )
+    timings["detector_train_s"] = time.monotonic() - t
+    weights = out / "detector" / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
+    det = YOLO(str(best))
+    held = det.val(data=str(data_yaml), split="test", imgsz=a.imgsz, batch=16, workers=a.workers, plots=False)
+    det_metrics = {
+        "heldout_precision": float(held.box.mp),
+        "heldout_recall": float(held.box.mr),
+        "heldout_map50": float(held.box.map50),
+        "heldout_map50_95": float(held.box.map),
+    }
+    _log(f"detector on held-out designs: {det_metrics}")
+    onnx_path = Path(det.export(format="onnx", imgsz=a.export_imgsz, opset=17, simplify=False, dynamic=False))
+    shutil.copy(onnx_path, export / "corner-detector.onnx")
+
+    total = time.monotonic() - t_start
+    timings["total_s"] = total
+    trained = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    manifest = {
+        "detector": {
+            "file": "corner-detector.onnx",
+            "imgsz": a.export_imgsz,
+            "train_imgsz": a.imgsz,
+            "classes": ["corner"],
+            "input": "1x3xHxW RGB float 0..1, letterboxed (pad 114)",
+            "output": "1 x (4 + 1) x anchors: cx, cy, w, h in input pixels, then the corner score",
+        },
+        "classifier": {
+            "file": "corner-classifier.onnx",
+            "input_size": [CROP_SIZE, CROP_SIZE],
+            "channels": "RGB",
+            "scale": "0..1 float",
+            "crop": "square around the detector box, side = 1.15 x max(w, h), centred",
+            "classes": _classes(),
+        },
+        "trained": trained,
+        "seed": a.seed,
+        "held_out_designs": list(HELD_OUT),
+        "train_designs": list(TRAIN_DESIGNS),
+    }
+    (export / "models.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    metrics = {
+        "classifier": {"val_acc": cls_val, "heldout_acc": cls_held, "epochs": cls_log, "heldout_crops": len(x_ho)},
+        "detector": det_metrics,
+        "timings_s": timings,
+        "counts": {"det_train": n_det, "det_boxes": boxes, "cls_train_crops": len(x_tr)},
+        "machine": f"{platform.machine()} {os.cpu_count()} CPU, torch {torch.__version__}",
+        "argv": argv if argv is not None else sys.argv[1:],
+    }
+    (export / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    _log(f"done in {total / 60:.1f} min; exports in {export}")
+    if a.install:
+        for name in ("corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"):
+            shutil.copy(export / name, MODELS_DIR / name)
+        _log(f"installed into {MODELS_DIR}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
