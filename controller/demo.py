@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -270,7 +271,10 @@ class Demo:
                 detections = recogniser.detect(rendered.frame.image)
                 for event in tracker.update(rendered.frame, detections):
                     referee.submit(event)
-                self.stats.frame_ms.append((time.perf_counter() - self.frame_start) * 1000)
+                spent = time.perf_counter() - self.frame_start
+                self.stats.frame_ms.append(spent * 1000)
+                if not opts.headless and spent < 1 / opts.fps:
+                    time.sleep(1 / opts.fps - spent)  # a watcher sees the game at camera speed
 
         def settle(done: Callable[[], bool], limit: int = 12) -> bool:
             for _ in range(limit):
@@ -307,6 +311,8 @@ class Demo:
 
                         referee.submit(ZoneCleared(f"seat{seat}"))
         wall = time.monotonic() - started
+        if not opts.headless and self.spectator_url and sys.stdin.isatty():
+            input("Game over. Press Enter to stop the broker and the spectator page... ")
         if self.display is not None:
             self.display.flush(timeout=10)
         referee.close()
@@ -493,34 +499,17 @@ class _TerminalBoard:
 
 
 def _serve_spectator(ws_url: str, table: str, closers: list[Callable[[], None]]) -> str | None:
-    """Serve spectator/ on a free local port; the URL carries the broker and table. None if no page."""
-    import functools
-    import http.server
-    import threading
+    """Serve the spectator page locally (``cardtable serve``'s server); None when the page is not built."""
+    from controller.cli.serve import page_url, start_spectator_server
 
-    root = Path(__file__).resolve().parent.parent / "spectator"
-    if not (root / "index.html").exists():
+    try:
+        server = start_spectator_server("127.0.0.1", 0)
+    except (FileNotFoundError, OSError) as exc:
+        log.warning("spectator page not served: %s", exc)
         return None
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="spectator-http", daemon=True)
-    thread.start()
     closers.append(server.shutdown)
-    port = server.server_address[1]
-    return f"http://127.0.0.1:{port}/index.html?broker={ws_url}&table={table}"
-
-
-class _QuietHandler:
-    """SimpleHTTPRequestHandler without a line per request on stderr."""
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        import http.server
-
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        return Handler(*args, **kwargs)
+    host, port = server.server_address[:2]
+    return page_url(str(host), int(port), ws_url, table)
 
 
 def run_demo(opts: DemoOptions) -> dict[str, Any]:
