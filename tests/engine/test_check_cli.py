@@ -55,3 +55,12 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 def test_stdin() -> None:
     done = run("-", stdin=(CASES / "t2.record.json").read_bytes())
     assert done.returncode == 0 and json.loads(done.stdout)["hands"][0]["tricks"][0]["winner"] == 1
+
+
+def test_simulate_prints_tricks_and_writes_a_record_check_accepts(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "simulate", "--seed", "3", "--record",
+                           str(record)], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert b"Hand 1:" in done.stdout and b"wins" in done.stdout
+    assert run(str(record)).returncode == 0
