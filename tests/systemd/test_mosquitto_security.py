@@ -104,3 +104,32 @@ def test_the_websockets_port_serves_the_page(secured: Mosquitto) -> None:
 
     with urllib.request.urlopen(f"http://127.0.0.1:{secured.ws_port}/index.html", timeout=5) as resp:
         assert b"cardtable" in resp.read()
+
+
+def test_a_killed_controller_shows_offline_through_its_last_will(secured: Mosquitto) -> None:
+    """Bookworm's mosquitto 2.0.11 predates the 2.0.13 fix for wills with per_listener_settings: check it."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, time\n"
+        "from controller.feed import Feed, FeedConfig\n"
+        f"f = Feed(FeedConfig(host='127.0.0.1', port={secured.tcp_port}, table_id='t1', keepalive=2,"
+        f" username='cardtable', password='{USERS['cardtable']}'))\n"
+        "assert f.wait_connected(10)\nprint('up', flush=True)\ntime.sleep(60)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=root, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"up\n"
+        phone = Subscriber(secured.ws_port, ["cardtable/t1/status"], transport="websockets")
+        phone.wait_for(lambda: bool(phone.messages) and phone.messages[-1].payload == b"online", what="online")
+        proc.send_signal(signal.SIGKILL)
+        phone.wait_for(lambda: phone.messages[-1].payload == b"offline", timeout=15, what="the last will")
+        phone.close()
+    finally:
+        proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
