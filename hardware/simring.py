@@ -120,7 +120,10 @@ class SimulatedRing(Ring):
             except Exception:  # a full disk or a closed stream must not stop the game
                 log.exception("simulated ring could not show %s", command)
         if self._on_apply is not None:
-            self._on_apply(command, state)
+            try:
+                self._on_apply(command, state)
+            except Exception:
+                log.exception("simulated ring: the on_apply hook failed on %s", command)
 
     def close(self) -> None:
         with self._lock:

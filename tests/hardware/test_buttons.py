@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 from hardware.buttons import SeatButtons, SeatLeds, SimulatedButtons, parse_key
 from hardware.events import Press, SeatButton
 from hardware.ring import RingCommand, RingOp
-from tests.hardware.conftest import wait_until
+from tests.hardware.waiting import wait_until
 
 SEAT_PINS = (5, 6, 13, 19)
 OPERATOR_PIN = 26

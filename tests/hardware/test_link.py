@@ -20,7 +20,7 @@ from firmware.sim import PtyPico
 from hardware import link
 from hardware.link import LinkRing
 from hardware.ring import RingCommand, RingOp, ring_from_config
-from tests.hardware.conftest import wait_until
+from tests.hardware.waiting import wait_until
 
 
 def random_commands(n: int, seed: int) -> list[RingCommand]:

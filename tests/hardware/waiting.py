@@ -1,3 +1,5 @@
+"""Waiting on a condition instead of sleeping a fixed time."""
+
 from __future__ import annotations
 
 import time
