@@ -15,7 +15,9 @@ from urllib.parse import urlencode
 NAME = "serve"
 HELP = "serve the spectator phone page locally (give it the broker's websockets URL)"
 
-PAGE_DIR = Path(__file__).resolve().parents[2] / "spectator"
+_IN_CHECKOUT = Path(__file__).resolve().parents[2] / "spectator"
+#: The page: from the checkout (editable install, demo), else where systemd/install.sh puts it.
+PAGE_DIR = _IN_CHECKOUT if _IN_CHECKOUT.is_dir() else Path("/usr/share/cardtable/spectator")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
