@@ -94,10 +94,13 @@ class InkyPanel(Panel):
         self.timing = INKY
 
     def show(self, image: Image, view: ScoreboardView, kind: Refresh) -> None:
+        from PIL import Image as PILImage
+
         display = self._display
-        black, white = display.BLACK, display.WHITE
-        palette = image.convert("L").point(lambda v: white if v else black).convert("P")
-        display.set_image(palette)
+        black, white = int(display.BLACK), int(display.WHITE)
+        # Inky takes palette indices: our 1-bit white (1) -> its WHITE, black (0) -> its BLACK.
+        indices = image.convert("L").point(lambda v: white if v else black)
+        display.set_image(PILImage.frombytes("P", image.size, indices.tobytes()))
         display.show()
 
 

@@ -297,3 +297,32 @@ def test_a_contract_that_only_names_the_trump_is_not_said_twice() -> None:
     plan = layout(three_five_eight(contract="H", preset=""), (400, 300))
     [header] = [t.text for t in plan.texts if t.role == "header"]
     assert "♥" in header and " H " not in f" {header} "
+
+
+def test_inky_is_auto_detected_and_gets_palette_indices(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[Image.Image] = []
+
+    class FakeInky:
+        resolution = (250, 122)
+        WHITE, BLACK = 0, 1
+
+        def set_image(self, image: Image.Image) -> None:
+            shown.append(image)
+
+        def show(self) -> None:
+            pass
+
+    package, auto = types.ModuleType("inky"), types.ModuleType("inky.auto")
+    auto.auto = FakeInky  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "inky", package)
+    monkeypatch.setitem(sys.modules, "inky.auto", auto)
+    panel = panel_from_config("inky")
+    assert panel.size == (250, 122) and not panel.timing.partial
+    view = three_five_eight()
+    image = render(view, panel.size)
+    panel.show(image, view, Refresh.FULL)
+    [sent] = shown
+    assert sent.mode == "P" and sent.size == (250, 122)
+    assert sent.getpixel((0, 0)) == FakeInky.WHITE  # the margin is white
+    x0, y0, _, _ = layout(view, panel.size).bars[-1]  # the row of the player to move is black
+    assert sent.getpixel((x0 + 1, y0 + 1)) == FakeInky.BLACK
