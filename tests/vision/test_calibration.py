@@ -124,3 +124,36 @@ def test_glare_and_darkness_are_reported():
     assert any("dark" in w for w in assess_image(dark, felt).warnings)
     picture = draw_overlay(glare, layout, cal, warnings=assess_image(glare, felt).warnings)
     assert picture.shape == image.shape and not np.array_equal(picture, glare)
+
+
+def test_calibrate_command_saves_homography_and_picture(tmp_path, capsys):
+    from controller.cli import main
+
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), image)
+    out, picture = tmp_path / "calib.json", tmp_path / "calib.png"
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out), "--picture", str(picture)]) == 0
+    assert "calibrated from 4 markers" in capsys.readouterr().out
+    assert Calibration.load(out).error_mm < 0.5
+    shown = cv2.imread(str(picture))
+    assert shown is not None and shown.shape == image.shape
+
+
+def test_calibrate_command_names_missing_markers(tmp_path, capsys):
+    from controller.cli import main
+
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    image[:200, :500] = (60, 90, 120)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), image)
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(tmp_path / "c.json"),
+                 "--picture", str(tmp_path / "c.png")]) == 1
+    err = capsys.readouterr().err
+    assert "0 (top-left)" in err and "see " in err
+    assert not (tmp_path / "c.json").exists() and (tmp_path / "c.png").exists()
+    assert main(["calibrate", "--source", "webcam"]) == 2
