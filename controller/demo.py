@@ -45,12 +45,15 @@ from controller.announcements import (
 )
 from controller.commands import EnterCard
 from controller.journal import Journal
+from controller.referee.makao import MakaoReferee
 from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
-from controller.simulation import Collect, Pick, Place, script_358
+from controller.simulation import Collect, Pick, Place, script_358, script_makao
 from hardware.events import Press, SeatButton
 from vision.detections import Detection
 
 __all__ = ["DemoOptions", "TruthRecogniser", "run_demo"]
+
+MAKAO_NAMES = ("Ada", "Ben", "Cem", "Dan", "Eve", "Fay")
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +129,14 @@ class Demo:
 
     def __init__(self, opts: DemoOptions) -> None:
         self.opts = opts
-        if opts.game != "358":
-            raise ValueError("the demo plays 3-5-8 (--game 358); Makao is refereed by the engine but not staged yet")
-        self.preset = opts.preset or "sergeant-major"
-        self.names = tuple(opts.names)
+        if opts.game not in ("358", "makao"):
+            raise ValueError(f"unknown game {opts.game!r} (358 or makao)")
+        self.makao = opts.game == "makao"
+        self.preset = opts.preset or ("makao" if self.makao else "sergeant-major")
+        names = tuple(opts.names) if not self.makao else MAKAO_NAMES[: opts.players]
+        if self.makao and not 2 <= opts.players <= 6:
+            raise ValueError(f"Makao is for 2 to 6 players, not {opts.players}")
+        self.names = names
         self.out = Path(opts.out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.stats = _Stats()
@@ -225,22 +232,31 @@ class Demo:
 
         opts = self.opts
         started = time.monotonic()
-        actions, truth = script_358(self.preset, seed=opts.seed, hands=opts.hands, players=self.names)
+        truth: Any
+        if self.makao:
+            actions, truth = script_makao(self.preset, seed=opts.seed, players=self.names)
+            what = f"Makao ({self.preset}), {len(self.names)} players"
+        else:
+            actions, truth = script_358(self.preset, seed=opts.seed, hands=opts.hands, players=self.names)
+            what = f"3-5-8 ({self.preset}), {opts.hands} hand(s)"
         self.truth = truth
         recogniser = self._recogniser()
-        self._say_setup(f"cardtable demo: 3-5-8 ({self.preset}), {opts.hands} hand(s), seed {opts.seed}; "
-                        f"recogniser: {self.recogniser_label}")
+        self._say_setup(f"cardtable demo: {what}, seed {opts.seed}; recogniser: {self.recogniser_label}")
         outputs = self._outputs()
         outputs.append(_LatencyProbe(self))
         announcer = Announcer(outputs, self.names)
         journal_path = self.out / "journal.jsonl"
         if journal_path.exists():
             journal_path.unlink()
-        referee = ThreeFiveEightReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False),
-                                        hands=opts.hands)
+        referee: Any
+        if self.makao:
+            referee = MakaoReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False))
+        else:
+            referee = ThreeFiveEightReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False),
+                                            hands=opts.hands)
         self.referee = referee
-        layout = layout_for("358")
-        settings = RenderSettings(size=opts.size, fps=opts.fps)
+        layout = layout_for(opts.game)
+        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names))
         try:
             renderer = TableRenderer(layout, settings, seed=opts.seed, design=opts.design)
         except LayoutError:
@@ -291,10 +307,13 @@ class Demo:
             elif isinstance(action, Place):
                 accepted_before = len(self.heard.of(CardAccepted))
                 asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
-                is_play = referee.phase in (Phase.PLAY, Phase.KITTY)
+                is_play = referee.mgame is not None if self.makao else referee.phase in (Phase.PLAY, Phase.KITTY)
                 process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
                 if not is_play:
-                    settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
+                    if self.makao:
+                        settle(lambda: referee.mgame is not None, 8)
+                    else:
+                        settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
                     continue
                 self._play_until_accepted(action, referee, renderer, process, settle, accepted_before, asks_before,
                                           RPlace, RPickUp)
@@ -322,7 +341,7 @@ class Demo:
         (self.out / "report.json").write_text(json.dumps(report, indent=2))
         return report
 
-    def _play_until_accepted(self, action: Place, referee: ThreeFiveEightReferee, renderer: Any,
+    def _play_until_accepted(self, action: Place, referee: Any, renderer: Any,
                              process: Callable[[list[Any]], None], settle: Callable[..., bool],
                              accepted_before: int, asks_before: int, RPlace: Any, RPickUp: Any) -> None:
         """Wait for the table to take the card; re-place, correct or enter it like a player would."""
@@ -355,6 +374,8 @@ class Demo:
     # ------------------------------------------------------------------ the report
 
     def _report(self, wall: float) -> dict[str, Any]:
+        if self.makao:
+            return self._report_makao(wall)
         referee = self.referee
         truth = self.truth
         heard = self.heard
@@ -415,6 +436,67 @@ class Demo:
             "record": str(record_path),
             "out": str(self.out),
             "spectator": self.spectator_url,
+        }
+
+
+    def _common(self, wall: float) -> dict[str, Any]:
+        accepted = self.heard.of(CardAccepted)
+        corrected = [a for a in accepted if a.corrected_from is not None]
+        return {
+            "misreads": self.stats.misreads,
+            "corrections": len(corrected) + len(self.heard.of(Correction)),
+            "candidate_fallbacks": len(corrected),
+            "unreadable": len(self.heard.of(AskReplace)),
+            "replaced_by_player": self.stats.replaced,
+            "entered_by_operator": self.stats.entered,
+            "rejected": len(self.heard.of(CardRejected)),
+            "announce_latency_ms": {"p50": _percentile(self.stats.latencies, 50),
+                                    "p95": _percentile(self.stats.latencies, 95),
+                                    "n": len(self.stats.latencies)},
+            "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
+            "frames": self.stats.frames,
+            "wall_s": round(wall, 1),
+            "out": str(self.out),
+            "spectator": self.spectator_url,
+        }
+
+    def _report_makao(self, wall: float) -> dict[str, Any]:
+        from engine.check import check_record
+        from engine.makao.actions import Play as MakaoPlay
+        from engine.makao.records import record_of
+
+        record = self.referee.record()
+        record_path = self.out / "record.json"
+        record_path.write_text(json.dumps(record, indent=1))
+        truth = self.truth
+        true_record = record_of(truth.game, truth.turns, with_deal=False)
+        check = check_record(record)
+        true_cards = sum(len(a.cards) for _s, a in truth.turns if isinstance(a, MakaoPlay))
+        over = self.heard.of(GameOver)
+        outcome = truth.game.outcome()
+        accepted = self.heard.of(CardAccepted)
+        return {
+            "game": "makao",
+            "preset": self.preset,
+            "recogniser": self.recogniser_label,
+            "players": len(self.names),
+            "hands": 1,
+            "turns": len(record["turns"]),
+            "cards_played": true_cards,
+            "cards_recognised": sum(1 for a in accepted if a.corrected_from is None) - self.stats.misreads,
+            "misreads_uncorrected": 0 if record["turns"] == true_record["turns"] else
+            sum(1 for a, b in zip(record["turns"], true_record["turns"], strict=False) if a != b) or 1,
+            "tricks": 0,
+            "tricks_correct": 0,
+            "violations": check["violations"],
+            "violations_announced": [_violation_json(v) for v in self.heard.of(ViolationFound)],
+            "scores": {"out": list(over[-1].winners) if over else [], "losers": list(over[-1].losers) if over else []},
+            "true_scores": {"out": list(outcome.out[:1]) if outcome else [],
+                            "losers": list(outcome.losers) if outcome else []},
+            "check_totals": {"losers": check.get("losers")},
+            "check_agrees": bool(over) and check.get("losers") == list(over[-1].losers),
+            "record": str(record_path),
+            **self._common(wall),
         }
 
 

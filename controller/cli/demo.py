@@ -46,10 +46,6 @@ def run(args: argparse.Namespace) -> int:
     if args.broker and ":" not in args.broker:
         print(f"cardtable demo: --broker {args.broker!r} must be HOST:PORT", file=sys.stderr)
         return 2
-    if args.game == "makao":
-        print("cardtable demo: the Makao demo is not staged yet (the engine and referee exist; "
-              "the renderer script for Makao does not). Use --game 358.", file=sys.stderr)
-        return 2
     opts = DemoOptions(game=args.game, preset=args.preset, players=args.players, hands=args.hands, seed=args.seed,
                        out=args.out, headless=args.headless, broker=args.broker, table=args.table,
                        feed=not args.no_feed, quiet=args.quiet, recogniser=args.recogniser)
@@ -67,6 +63,21 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(report: dict) -> str:  # type: ignore[type-arg]
     lat = report["announce_latency_ms"]
+    if report["game"] == "makao":
+        return "\n".join([
+            "",
+            f"== demo summary: Makao {report['preset']}, {report['players']} players, "
+            f"recogniser: {report['recogniser']}",
+            f"cards played {report['cards_played']}, read right first time {report['cards_recognised']}, "
+            f"misreads {report['misreads']} (left uncorrected {report['misreads_uncorrected']}), "
+            f"unreadable {report['unreadable']}",
+            f"announced: first out {report['scores']['out']}, lost {report['scores']['losers']}; "
+            f"true: {report['true_scores']['out']}, {report['true_scores']['losers']}; "
+            f"violations {len(report['violations'])}",
+            f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
+            f"{report['frames']} frames in {report['wall_s']} s",
+            f"record: {report['record']}  output folder: {report['out']}",
+        ])
     lines = [
         "",
         f"== demo summary: 3-5-8 {report['preset']}, {report['hands']} hand(s), recogniser: {report['recogniser']}",

@@ -50,3 +50,10 @@ def test_default_demo_with_the_trained_models(tmp_path: Path) -> None:
     assert report["tricks_correct"] == report["tricks"]
     assert report["misreads_uncorrected"] == 0
     assert report["scores"] == report["true_scores"]
+
+
+def test_a_makao_game_through_the_pipeline(tmp_path: Path) -> None:
+    report = run_demo(DemoOptions(game="makao", players=3, seed=2, out=tmp_path, recogniser="truth", feed=False,
+                                  quiet=True, headless=True, display_png=False))
+    assert report["misreads_uncorrected"] == 0
+    assert report["scores"] == report["true_scores"] and report["check_agrees"]
