@@ -51,6 +51,7 @@ from engine.tricks import CARD_OF, INT_OF, SUIT_MASK, SUITS_BY_INT, Trick, cards
 
 __all__ = [
     "Deal",
+    "Disclosure",
     "ExchangeDue",
     "ExchangeStep",
     "Hand",
@@ -186,6 +187,17 @@ class ExchangeStep:
 
 
 @dataclass(frozen=True, slots=True)
+class Disclosure:
+    """A card ``seat`` must show ``to`` (the kitty rule of seed 000): ``card`` came from the kitty and
+    beats what he returned for ``requested``."""
+
+    seat: int
+    to: int
+    card: Card
+    requested: Card
+
+
+@dataclass(frozen=True, slots=True)
 class PlayResult:
     """What one observed card did: the violations proven by it, and the trick it completed (if any)."""
 
@@ -230,6 +242,7 @@ class Hand:
         self._targets_now: tuple[int, int, int] | None = None
         self._score: tuple[int, int, int] | None = None  # cached once complete; undo clears it
         self.exchange: list[ExchangeStep] = []
+        self.disclosures: list[Disclosure] = []  # cards the declarer must show (kitty_show_rule)
         self.discards: tuple[Card, ...] | None = None
         self.violations: list[Violation] = []
         self._flag_keys: list[tuple[int, int, str]] = []  # one per violation, to suppress repeats
@@ -571,7 +584,20 @@ class Hand:
             self._hand[d] |= self._kitty
         self._add_violations(new)
         self._kitty_done = True
+        if self.rules.kitty_show_rule and self.deal is not None:
+            self._disclose()
         return tuple(new)
+
+    def _disclose(self) -> None:
+        """ucbessekiz (seed 000): a minus player who is now the 8 shows each requester any card of a
+        requested suit in the kitty that is higher than what he returned."""
+        for e in self.exchange:
+            if e.receiver != self.eight or e.back is None:
+                continue
+            g, b = INT_OF[e.give], INT_OF[e.back]
+            for k in self.deal.kitty if self.deal is not None else ():
+                if k // 13 == g // 13 and k > max(g, b if b // 13 == g // 13 else g):
+                    self.disclosures.append(Disclosure(self.eight, e.giver, CARD_OF[k], e.give))
 
     def close_exchange(self) -> None:
         """The exchange is over: check the counts and (hands known) every return. Idempotent; the
@@ -770,6 +796,8 @@ class Hand:
         self._apply(seat, c)
         if not self._known[seat]:
             self._prove(seat)
+            if self.exchange and seat != self.eight:
+                self._prove_exchange(seat, c, trick_no)
         if self.is_complete:
             self._final_audit()
         done = None
@@ -962,6 +990,27 @@ class Hand:
             proof_t, proof_c = next((lt, lc) for lt, _lp, lc in later if legal >> lc & 1)
             rule, why = self._why(seat, card, known, context, (t, proof_t, proof_c))
             self._record(Violation(t, seat, CARD_OF[card], rule, max(proof_t, now), why), (t, seat, "play"))
+
+    def _prove_exchange(self, seat: int, c: int, trick_no: int) -> None:
+        """A minus player plays ``c``: if it is of a suit he was handed, above the card handed and above
+        what he returned, and did not come to him in the exchange, he kept it: a proven wrong return.
+        (Not for the declarer: the unseen kitty may have brought it.)"""
+        received = {INT_OF[e.give] for e in self.exchange if e.receiver == seat}
+        if c in received:
+            return
+        for i, e in enumerate(self.exchange):
+            if e.receiver != seat or e.back is None:
+                continue
+            g, b = INT_OF[e.give], INT_OF[e.back]
+            if (self._trump is not None and g // 13 == self._trump
+                    and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN):
+                continue
+            if c // 13 == g // 13 and c > g and (b // 13 != g // 13 or c > b):
+                key = (0, seat, f"exchange-{i}")
+                if key not in self._flagged:
+                    self._record(Violation(0, seat, e.back, "exchange-return", trick_no,
+                        f"{self.name(seat)} had to return a higher {SUITS_BY_INT[g // 13].noun[:-1]} for {e.give}, "
+                        f"not {e.back}: he played {CARD_OF[c]} at trick {trick_no}"), key)
 
     def _final_audit(self) -> None:
         """The hand is complete, so every hand is known: audit an exchange nobody could check before.

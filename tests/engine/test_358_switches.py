@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import Card
 from engine.errors import IllegalActionError
-from engine.threefiveeight.hand import Hand
+from engine.threefiveeight.hand import ExchangeDue, Hand
 from engine.threefiveeight.rules import (
     PRESETS,
     Contract,
@@ -319,3 +319,26 @@ def test_game_length_and_twelve_trick_win() -> None:
             assert outcome.ended_by == "twelve-tricks" and max(session.scored_hands[-1].taken) >= 12
     pagat = simulate(PG, 3, max_hands=500)
     assert pagat.outcome().ended_by == "twelve-tricks"
+
+
+def test_e4b_kitty_disclosure() -> None:
+    # seat 1 (minus, now the 8) got 6C from seat 0 and returned 9C; the kitty holds JC and 3C
+    deal = deal_with({0: "6C", 1: "9C 2D"}, {1: "C"}, kitty="JC 3C 2H 3H")
+    for rules, expected in ((UC, {(0, "JC")}), (SM, set())):
+        hand = Hand(rules, eight=1, deal=deal, exchange_due=[ExchangeDue(0, 1, 1)], strict=False)
+        hand.give(0, 1, C("6C"))
+        assert hand.exchange[0].back == C("9C")
+        hand.set_contract(Contract.SPADES)
+        hand.take_kitty((hand.hand_of(1) or [])[:4])
+        assert {(d.to, str(d.card)) for d in hand.disclosures} == expected
+
+
+def test_table_mode_proves_a_kept_card_as_soon_as_it_is_played() -> None:
+    hand = Hand(SM, eight=0, exchange_due=[ExchangeDue(0, 1, 1)], strict=False, players=("Ada", "Ben", "Cem"))
+    hand.give(0, 1, C("3D"), C("3D"))  # "no diamond above 3D", says Ben
+    hand.set_contract(Contract.HEARTS)
+    hand.play(0, C("2D"))
+    result = hand.play(1, C("QD"))  # ... which he kept
+    assert [(v.rule, v.trick, v.proven_at, str(v.card)) for v in result.violations] == [
+        ("exchange-return", 0, 1, "3D")]
+    assert "Ben had to return a higher diamond for 3D, not 3D: he played QD at trick 1" in result.violations[0].reason
