@@ -1,5 +1,7 @@
 """Renderer -> noisy truth recogniser -> tracker: a played trick, a slide and a Makao pile, scored."""
 
+import numpy as np
+
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.events import VisionEvent
@@ -47,5 +49,35 @@ def test_card_slid_into_the_exchange_zone_is_moved_not_replayed():
 def test_makao_pile_growth():
     plays = ["5H", "5S", "6S", "6D", "KD", "KC"]
     renderer, events = _play("makao", [Place(C(c), "pile", i % 3) for i, c in enumerate(plays)], seed=1)
+    score = score_events(renderer.events, events)
+    assert score.ok, (score.as_dict(), events)
+
+
+def test_camera_bumped_mid_game_is_recalibrated_and_the_game_goes_on():
+    from vision.calibration import Calibrator, CalibratorSettings, calibrate
+
+    renderer = TableRenderer(layout_for("358"), seed=6, face_loader=placeholder_face,
+                             boxes_loader=placeholder_boxes)
+    first = renderer.still(1)[0]
+    calibrator = Calibrator(renderer.layout, calibrate(first.frame.image, renderer.layout),
+                            CalibratorSettings(check_every=5))
+    tracker = CardTracker(renderer.layout, calibrator.calibration)  # type: ignore[arg-type]
+    recogniser = TruthRecogniser(seed=6)
+    events: list[VisionEvent] = []
+
+    def play(actions: list[Action]) -> None:
+        for rendered in renderer.render(actions):
+            new = calibrator.update(rendered.frame.index, rendered.frame.image)
+            if new is not None:
+                tracker.set_calibration(new)
+            events.extend(tracker.update(rendered.frame, recogniser.detect_rendered(rendered)))
+
+    play([Place(C("QS"), "seat0", 0), Place(C("10H"), "seat1", 1)])
+    renderer.bump(90, -40, rotate_deg=3)
+    play([Place(C("2C"), "seat2", 2), Collect(("seat0", "seat1", "seat2"), 2)])
+    assert calibrator.recalibrations == 1
+    probe = np.array([[150.0, 120.0], [450.0, 300.0]])
+    seen = renderer.true_calibration().to_image(probe)
+    assert np.abs(tracker.calibration.to_table(seen) - probe).max() < 1.5, "the tracker maps with the new view"
     score = score_events(renderer.events, events)
     assert score.ok, (score.as_dict(), events)

@@ -198,6 +198,19 @@ class TableRenderer:
         """The exact image-to-table homography the frames were drawn with (what calibration should find)."""
         return Calibration(np.linalg.inv(self.table_to_image), self.settings.size, 0.0, {}, self.layout.game)
 
+    def bump(self, dx: float, dy: float, rotate_deg: float = 0.0) -> None:
+        """Knock the camera: from the next frame the table appears shifted by (dx, dy) px and turned
+        ``rotate_deg`` about the image centre (for testing recalibration mid-game)."""
+        w, h = self.settings.size
+        a = np.radians(rotate_deg)
+        cx, cy = w / 2, h / 2
+        move = np.array([[np.cos(a), -np.sin(a), cx - cx * np.cos(a) + cy * np.sin(a) + dx],
+                         [np.sin(a), np.cos(a), cy - cx * np.sin(a) - cy * np.cos(a) + dy],
+                         [0, 0, 1]])
+        self.table_to_image = move @ self.table_to_image
+        self._base = self._draw_base()
+        self._layer_cache = None
+
     def _seat_dir(self, seat: int) -> tuple[float, float]:
         """Unit vector, in table mm, from the table's middle towards the seat: seat 0 sits at the bottom edge."""
         n = max(1, self.settings.seats)
