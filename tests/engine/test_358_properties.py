@@ -80,10 +80,10 @@ def oracle_violations(record_hand: dict[str, Any], rules: Rules) -> set[tuple[in
     return bad
 
 
-def game(preset: str, seed: int, smart: bool) -> Session:
+def game(preset: str, seed: int, smart: bool, max_hands: int = 20) -> Session:
     rng = random.Random(seed)
     bots = [SimpleBot(rng.randrange(1 << 20)) if smart else RandomBot(rng.randrange(1 << 20)) for _ in range(3)]
-    return simulate(PRESETS[preset], seed, bots=bots, max_hands=20)
+    return simulate(PRESETS[preset], seed, bots=bots, max_hands=max_hands)
 
 
 def check_game(session: Session) -> None:
@@ -167,7 +167,7 @@ def inject_and_audit(session: Session, data: st.DataObject) -> None:
     assert not [v for v in found if v["rule"] not in PLAY_RULES]
 
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -175,14 +175,14 @@ SLOW = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthC
 @FAST
 @given(seed=st.integers(0, 2**31), smart=st.booleans())
 def test_random_games_hold_the_invariants(preset: str, seed: int, smart: bool) -> None:
-    check_game(game(preset, seed, smart))
+    check_game(game(preset, seed, smart, max_hands=6))
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @FAST
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_audit_finds_exactly_the_injected_illegal_plays(preset: str, seed: int, data: st.DataObject) -> None:
-    inject_and_audit(game(preset, seed, False), data)
+    inject_and_audit(game(preset, seed, False, max_hands=3), data)
 
 
 @pytest.mark.slow
