@@ -29,7 +29,9 @@ def _save(graph: onnx.GraphProto, path: Path) -> None:
     onnx.save(model, str(path))
 
 
-def detector_model(path: Path, imgsz: int, boxes: Sequence[tuple[float, float, float, float, float]]) -> None:
+def detector_model(
+    path: Path, imgsz: int, boxes: Sequence[tuple[float, float, float, float, float]], dynamic: bool = False
+) -> None:
     """A YOLOv8-shaped detector whose output is always ``boxes`` (cx, cy, w, h, score), plus chaff."""
     rows = [*boxes, (5.0, 5.0, 4.0, 4.0, 0.01)]  # below any threshold: must be dropped
     constant = np.array(rows, dtype=np.float32).T[None]  # (1, 5, N)
@@ -41,7 +43,7 @@ def detector_model(path: Path, imgsz: int, boxes: Sequence[tuple[float, float, f
     graph = helper.make_graph(
         nodes,
         "detector",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, imgsz, imgsz])],
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, *(["h", "w"] if dynamic else [imgsz] * 2)])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5, len(rows)])],
         initializer=[
             numpy_helper.from_array(constant, "boxes"),
@@ -83,10 +85,12 @@ def write_models(
     fixed_batch: bool = False,
     softmax: bool = False,
     manifest_extra: dict[str, object] | None = None,
+    train_imgsz: int | None = None,
+    dynamic: bool = False,
 ) -> Path:
     """Both models and their ``models.json`` in ``directory``; returns the directory."""
     directory.mkdir(parents=True, exist_ok=True)
-    detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [])
+    detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [], dynamic)
     classifier_model(directory / "corner-classifier.onnx", crop, fixed_batch=fixed_batch, softmax=softmax)
     classifier: dict[str, object] = {
         "file": "corner-classifier.onnx",
@@ -96,9 +100,9 @@ def write_models(
         "classes": CLASSES,
         **(manifest_extra or {}),
     }
-    manifest = {
-        "detector": {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]},
-        "classifier": classifier,
-    }
+    detector: dict[str, object] = {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]}
+    if train_imgsz is not None:
+        detector["train_imgsz"] = train_imgsz
+    manifest = {"detector": detector, "classifier": classifier}
     (directory / "models.json").write_text(json.dumps(manifest), encoding="utf-8")
     return directory

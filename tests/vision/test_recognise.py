@@ -96,6 +96,26 @@ def test_wide_frames_are_read_as_tiles_with_boxes_in_frame_pixels(tmp_path: Path
     assert centres == [pytest.approx((360, 360), abs=1.0), pytest.approx((920, 360), abs=1.0)]
 
 
+def test_frames_are_shown_at_the_training_scale_inside_a_larger_graph(tmp_path: Path) -> None:
+    # Trained at 160, exported at 320: a 1280x720 frame is scaled to 160x90 and centred in the 320
+    # square (scale 1/8, padding 80 left and 115 above), so the box at (160, 160) is the frame's centre.
+    models = write_models(tmp_path, imgsz=320, train_imgsz=160, boxes=[(160, 160, 10, 20, 0.9)])
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    (detection,) = OnnxRecogniser(models, tile="off").detect(frame)
+
+    assert detection.box == pytest.approx((600, 280, 680, 440), abs=1.0)
+
+
+def test_a_dynamic_detector_runs_at_the_training_size(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=640, train_imgsz=96, boxes=[(48, 48, 8, 8, 0.9)], dynamic=True)
+    recogniser = OnnxRecogniser(models)
+    (detection,) = recogniser.detect(np.zeros((192, 192, 3), np.uint8))
+    assert recogniser.detector.size == 96
+    assert detection.center == pytest.approx((96, 96), abs=1.0)
+    assert detection.box[2] - detection.box[0] == pytest.approx(16, abs=1.0)
+
+
 def test_square_frames_near_the_detector_size_are_not_tiled() -> None:
     assert tile_windows(640, 640, 640, "auto") == [(0, 0, 640, 640)]
     assert tile_windows(720, 1280, 640, "off") == [(0, 0, 1280, 720)]

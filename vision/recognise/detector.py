@@ -5,9 +5,11 @@ candidate boxes (centre x, centre y, width, height in letterboxed pixels, then o
 Boxes are mapped back to the caller's image pixels here, so nothing downstream ever sees letterbox
 coordinates.
 
-A wide camera frame (1280x720) letterboxed to the detector's size shrinks the corner indices by half;
-with ``tile="auto"`` such frames are read as overlapping square tiles instead, each close to the
-detector's own resolution. NMS is OpenCV's (``cv2.dnn.NMSBoxes``), not hand-written.
+Frames are shown to the detector at the scale it was trained at (``train_imgsz`` in the manifest),
+so a full frame's cards look as large to it as the training scenes' cards did, whatever size the
+graph was exported at. A wide camera frame (1280x720) letterboxed whole shrinks its corner indices
+further; with ``tile="auto"`` such frames are read as overlapping square tiles instead. NMS is
+OpenCV's (``cv2.dnn.NMSBoxes``), not hand-written.
 """
 
 from __future__ import annotations
@@ -45,15 +47,17 @@ class Letterbox:
         return out
 
 
-def letterbox(bgr: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """Fit ``bgr`` into a ``size`` square keeping its aspect ratio, centred on grey padding.
+def letterbox(bgr: np.ndarray, size: int, fit: int | None = None) -> tuple[np.ndarray, Letterbox]:
+    """Fit ``bgr`` into a ``fit`` square (default ``size``), centred on grey padding in a ``size`` square.
 
     Returns the network tensor ``(1, 3, size, size)`` float32 RGB in 0..1 and the mapping back. The
-    rounding follows ultralytics' ``LetterBox`` so that boxes land where training put them.
+    rounding follows ultralytics' ``LetterBox`` so that boxes land where training put them. A ``fit``
+    smaller than ``size`` shows the image at a smaller scale to a fixed-size graph.
     """
+    fit = size if fit is None else min(fit, size)
     h, w = bgr.shape[:2]
-    scale = min(size / h, size / w)
-    new_w, new_h = round(w * scale), round(h * scale)
+    scale = min(fit / h, fit / w)
+    new_w, new_h = max(1, round(w * scale)), max(1, round(h * scale))
     if (new_w, new_h) != (w, h):
         bgr = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_LINEAR)  # as ultralytics trains
     dw, dh = (size - new_w) / 2, (size - new_h) / 2
@@ -99,6 +103,7 @@ class CornerDetector:
         iou: float = 0.5,
         max_detections: int = 100,
         tile: TileMode = "auto",
+        fit: int | None = None,
     ) -> None:
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
@@ -107,7 +112,13 @@ class CornerDetector:
         if len(shape) != 4:
             raise ModelError(f"{path}: detector input should be (1, 3, S, S), not {shape}")
         graph_size = static_dim(shape[2])
-        self.size = graph_size if graph_size is not None else spec.imgsz
+        # The scale frames are shown at: as given, else the size the detector was trained at (a full
+        # frame then looks as large to it as the training scenes did), else the graph's own size.
+        wanted = fit or spec.train_imgsz or graph_size or spec.imgsz
+        if graph_size is not None:
+            self.size, self.fit = graph_size, min(wanted, graph_size)
+        else:  # a dynamic graph runs at the wanted size itself (a multiple of its 32-pixel stride)
+            self.size = self.fit = max(32, round(wanted / 32) * 32)
         self.num_classes = len(spec.classes)
         self.conf = conf
         self.iou = iou
@@ -118,7 +129,7 @@ class CornerDetector:
     def boxes(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Corner boxes ``(n, 4)`` as x1, y1, x2, y2 in ``bgr``'s pixels, and their scores ``(n,)``."""
         height, width = bgr.shape[:2]
-        windows = tile_windows(height, width, self.size, self.tile)
+        windows = tile_windows(height, width, self.fit, self.tile)
         all_boxes: list[np.ndarray] = []
         all_scores: list[np.ndarray] = []
         for x, y, w, h in windows:
@@ -141,7 +152,7 @@ class CornerDetector:
         return boxes, scores
 
     def _read_window(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        tensor, fit = letterbox(bgr, self.size)
+        tensor, mapping = letterbox(bgr, self.size, self.fit)
         output = self.session.run(None, {self.input_name: tensor})[0]
         expected = 4 + self.num_classes
         if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != expected:
@@ -161,7 +172,7 @@ class CornerDetector:
         xyxy[:, 2] = pred[:, 0] + pred[:, 2] / 2
         xyxy[:, 3] = pred[:, 1] + pred[:, 3] / 2
         keep = self._nms(xyxy, scores)
-        return fit.to_image(xyxy[keep]), scores[keep]
+        return mapping.to_image(xyxy[keep]), scores[keep]
 
     def _nms(self, xyxy: np.ndarray, scores: np.ndarray) -> np.ndarray:
         rects = np.column_stack([xyxy[:, 0], xyxy[:, 1], xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]])

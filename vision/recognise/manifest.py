@@ -33,6 +33,9 @@ class DetectorSpec(BaseModel):
 
     file: str
     imgsz: int = Field(gt=0, le=4096)
+    """The graph's input size."""
+    train_imgsz: int | None = Field(default=None, gt=0, le=4096)
+    """The size the detector was trained at: frames are shown to it at this scale by default."""
     classes: list[str] = Field(min_length=1)
 
 

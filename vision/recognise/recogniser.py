@@ -24,7 +24,8 @@ class OnnxRecogniser:
     the cores). ``conf`` and ``iou`` are the detector's score threshold and NMS overlap;
     ``top_k`` is how many classifier candidates each detection carries for the controller to fall
     back on. ``tile`` decides whether wide frames are read as overlapping tiles (see
-    :func:`vision.recognise.detector.tile_windows`).
+    :func:`vision.recognise.detector.tile_windows`). ``fit`` is the square a frame (or tile) is
+    scaled into before detection; by default the size the detector was trained at.
 
     Each :class:`~vision.detections.Detection` is one corner index: ``polygon`` is its box in the
     input image's pixels (clockwise from top-left), ``confidence`` is the classifier's probability
@@ -41,6 +42,7 @@ class OnnxRecogniser:
         top_k: int = 3,
         max_detections: int = 100,
         tile: TileMode = "auto",
+        fit: int | None = None,
     ) -> None:
         if top_k < 1:
             raise ValueError(f"top_k must be at least 1, not {top_k}")
@@ -56,6 +58,7 @@ class OnnxRecogniser:
             iou=iou,
             max_detections=max_detections,
             tile=tile,
+            fit=fit,
         )
         self.classifier = CornerClassifier(
             self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads
