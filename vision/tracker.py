@@ -196,6 +196,10 @@ class CardTracker:
     def _motion(self, small: np.ndarray) -> dict[str, bool]:
         if self._prev_small is None or self._prev_small.shape != small.shape:
             return {name: True for name in self.zones}
+        # auto-exposure and lamps change the whole frame's brightness: compensate before comparing
+        prev_level, level = float(np.median(self._prev_small)), float(np.median(small))
+        if level > 1 and abs(prev_level / level - 1) > 0.01:
+            small = cv2.convertScaleAbs(small, alpha=prev_level / level)
         changed = cv2.absdiff(small, self._prev_small) > self.settings.motion_threshold
         result: dict[str, bool] = {}
         for name, state in self.zones.items():
@@ -236,6 +240,11 @@ class CardTracker:
     # ----- the update ------------------------------------------------------------------------
     def update(self, frame: Frame, detections: Sequence[Detection]) -> list[VisionEvent]:
         """Take one frame and its detections; return the events it confirms (usually none)."""
+        if frame.size != self.calibration.image_size:
+            raise ValueError(
+                f"frame {frame.index} is {frame.size[0]}x{frame.size[1]} but the calibration was made at "
+                f"{self.calibration.image_size[0]}x{self.calibration.image_size[1]}: recalibrate at this size"
+            )
         small = self._small(frame.image)
         motion = self._motion(small)
         observations = self._observations(detections)

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.cards import Card
 from vision.calibration import Calibration
@@ -230,3 +231,27 @@ def test_new_calibration_restarts_motion_without_events():
     t.tracker.set_calibration(t.calibration)
     t.still(t.corners("JC", "seat0"), frames=6)
     assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_exchange_zone_holds_several_cards():
+    t = Table()
+    t.hand_over("exchange")
+    shown = t.corners("QH", "exchange", shift=(-45, 0)) + t.corners("2S", "exchange", shift=(45, 0))
+    t.still(shown, frames=6)
+    assert sorted(str(getattr(e, "card", "")) for e in t.events) == ["2S", "QH"]
+    assert kinds(t.events) == ["CardPlaced", "CardPlaced"]
+
+
+def test_exposure_drift_is_not_motion():
+    t = Table()
+    t.hand_over("seat0")
+    for k in range(8):  # auto-exposure hunting: the whole view 25 % brighter every other frame
+        t.background = np.clip(t.blank.astype(np.float32) * (1 + 0.25 * (k % 2)), 0, 255).astype(np.uint8)
+        t.still(t.corners("6C", "seat0"))
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_frame_of_another_size_is_a_clear_error():
+    t = Table()
+    with pytest.raises(ValueError, match="recalibrate at this size"):
+        t.tracker.update(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)), [])
