@@ -1,5 +1,7 @@
 """The Makao referee: pile cards from the camera, draws and demands from the buttons."""
 
+from pathlib import Path
+
 import pytest
 
 from controller.announcements import (
@@ -101,3 +103,25 @@ def test_a_button_out_of_turn_is_refused() -> None:
     ref.submit(SeatButton(2, Press.SHORT))
     assert "not your turn" in heard.of(Prompt)[-1].message
     assert not heard.of(DrawCards)
+
+
+def test_a_restarted_makao_referee_resumes_from_its_journal(tmp_path: Path) -> None:
+    from controller.journal import Journal
+
+    inputs = list(direct_inputs(script_makao(seed=3)[0]))
+    whole, _ = referee()
+    for item in inputs:
+        whole.submit(item)
+    path = tmp_path / "journal.jsonl"
+    first = MakaoReferee(NAMES, "makao", Announcer([], NAMES), Journal(path))
+    first.start()
+    for item in inputs[: len(inputs) // 2]:
+        first.submit(item)
+    first.close()
+    second = MakaoReferee(NAMES, "makao", Announcer([], NAMES), Journal(path))
+    assert second.resume() == len(inputs) // 2
+    assert second.state() == first.state()
+    for item in inputs[len(inputs) // 2 :]:
+        second.submit(item)
+    second.close()
+    assert second.record() == whole.record()
