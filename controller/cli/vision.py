@@ -54,6 +54,7 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=_positive, default=None, help="only the first N images of the index")
     parser.add_argument("--conf", type=_fraction, default=None, help="detector score threshold")
     parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto", help="read wide frames as tiles")
+    parser.add_argument("--fit", type=_positive, default=None, help="detector scale in px (default: its training size)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,7 +103,9 @@ def _load(args: argparse.Namespace) -> tuple[Dataset, OnnxRecogniser] | None:
         return None
     conf = DEFAULT_CONF if args.conf is None else args.conf
     try:
-        recogniser = OnnxRecogniser(args.models or DEFAULT_MODEL_DIR, threads=args.threads, conf=conf, tile=args.tile)
+        recogniser = OnnxRecogniser(
+            args.models or DEFAULT_MODEL_DIR, threads=args.threads, conf=conf, tile=args.tile, fit=args.fit
+        )
     except ModelError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)
         return None

@@ -57,9 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto")
+    parser.add_argument("--fit", type=int, default=None)
     args = parser.parse_args(argv)
     try:
-        recogniser = OnnxRecogniser(args.models, threads=args.threads, tile=args.tile)
+        recogniser = OnnxRecogniser(args.models, threads=args.threads, tile=args.tile, fit=args.fit)
     except ModelError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=30, help="timed runs per image (default 30)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed runs first (default 3)")
     parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto", help="tiling of wide frames")
+    parser.add_argument("--fit", type=int, default=None, help="detector scale in px (default: its training size)")
     parser.add_argument("--no-ultralytics", action="store_true", help="skip the ultralytics comparison")
 
 
@@ -64,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         command = [sys.executable, "-m", "vision.recognise.benchmark", "--image", str(square), "--image", str(frame)]
         command += ["--threads", str(args.threads), "--repeat", str(args.repeat), "--warmup", str(args.warmup)]
         command += ["--tile", args.tile]
+        if args.fit is not None:
+            command += ["--fit", str(args.fit)]
         if args.models is not None:
             command += ["--models", str(args.models)]
         ours = _child(command, args.threads)
