@@ -60,3 +60,18 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     record = json.loads(path.read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
     assert list((tmp_path / "eink").glob("*.png")), "the e-ink board drew nothing"
+
+
+def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[camera]\nsource = "webcam"\n')
+    res = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(bad)],
+                         capture_output=True, text=True, cwd=root)
+    assert res.returncode == 2 and "camera.source: unknown camera source 'webcam'" in res.stderr
+    res = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "missing.mp4")],
+                         capture_output=True, text=True, cwd=root)
+    assert res.returncode == 2 and "missing.mp4" in res.stderr and "Traceback" not in res.stderr
