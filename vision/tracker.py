@@ -31,8 +31,9 @@ Every threshold is a field of :class:`TrackerSettings`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -81,6 +82,11 @@ class TrackerSettings:
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TrackerSettings:
+        """Settings from config; an unknown key or a bad value raises ValueError naming it."""
+        return _settings_from_dict(cls, data, "tracker")
 
 
 @dataclass(eq=False)
@@ -495,6 +501,27 @@ class CardTracker:
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
         return [t.card for t in self.zones[zone].tracks]
+
+
+_T = TypeVar("_T")
+
+
+def _settings_from_dict(cls: type[_T], data: Mapping[str, Any], section: str) -> _T:
+    """Build a settings dataclass, checking each key and each value's type and sign."""
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ValueError(f"{section}.{key}: unknown setting (known: {', '.join(known)})")
+        default = getattr(cls, key)
+        if isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"{section}.{key}: must be a whole number, not {value!r}")
+        if isinstance(default, float) and (not isinstance(value, int | float) or isinstance(value, bool)):
+            raise ValueError(f"{section}.{key}: must be a number, not {value!r}")
+        if value < 0:
+            raise ValueError(f"{section}.{key}: must not be negative, not {value!r}")
+        values[key] = value
+    return cls(**values)
 
 
 def _close(a: list[np.ndarray], b: list[np.ndarray], radius: float) -> bool:

@@ -255,3 +255,13 @@ def test_frame_of_another_size_is_a_clear_error():
     t = Table()
     with pytest.raises(ValueError, match="recalibrate at this size"):
         t.tracker.update(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)), [])
+
+
+def test_settings_from_config_name_bad_keys():
+    assert TrackerSettings.from_dict({"confirm_frames": 4, "agreement": 0.7}).confirm_frames == 4
+    with pytest.raises(ValueError, match=r"tracker\.confirm_frame: unknown setting"):
+        TrackerSettings.from_dict({"confirm_frame": 4})
+    with pytest.raises(ValueError, match=r"tracker\.gone_frames: must be a whole number"):
+        TrackerSettings.from_dict({"gone_frames": 2.5})
+    with pytest.raises(ValueError, match=r"tracker\.agreement: must not be negative"):
+        TrackerSettings.from_dict({"agreement": -1})
