@@ -11,6 +11,13 @@ after reconnecting; across a restart the new process resends every event the bro
 acknowledged (PUBACK, tracked with ``on_publish``), oldest first, before any new one. Subscribers drop
 duplicates by ``seq``.
 
+Order: paho writes a PUBLISH as soon as it has a socket, even before the broker's CONNACK, while the
+messages it holds from before an outage are only resent after the CONNACK; handing it a new event at
+the wrong moment lets that event overtake older ones (seen in the crash test: 42 delivered before 41).
+So one sender thread hands messages to paho, in order, and only once the connection is fully up: after
+the CONNACK *and* after paho's own resend, which is known to be over when the PUBACK of the ``online``
+status published in ``on_connect`` comes back.
+
 Threads: paho's network thread runs ``on_command``; the controller should hand the command to its own
 loop (a queue) rather than act on it there.
 """
@@ -22,6 +29,7 @@ import logging
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +81,10 @@ class Feed:
         self._early_acks: set[int] = set()
         self._unacked: set[int] = set()
         self._connected = threading.Event()
+        self._ready = False  # connected and paho's own resend done: the sender may publish
+        self._online_mid: int | None = None
+        self._outgoing: deque[tuple[str, str, bool, int | None]] = deque()
+        self._wake = threading.Condition(self._lock)
         self._closed = False
         self._last_state: str | None = self._outbox.saved_state()
         self.connect_error: str | None = None
@@ -109,6 +121,8 @@ class Feed:
         # Events a previous process stored but the broker never acknowledged go first, in order.
         for entry in self._outbox.pending():
             self._send(self.topics.events, entry.payload, retain=False, seq=entry.seq)
+        self._sender = threading.Thread(target=self._send_loop, name="feed-sender", daemon=True)
+        self._sender.start()
         client.connect_async(host, port, keepalive=config.keepalive)
         client.loop_start()
 
@@ -185,10 +199,16 @@ class Feed:
         """Publish ``stopped``, give queued events up to ``timeout`` to go out, disconnect. Idempotent."""
         if self._closed:
             return
-        self._closed = True
         try:
             if self._connected.is_set():
                 self.wait_delivered(timeout)
+        finally:
+            with self._lock:
+                self._closed = True
+                self._wake.notify_all()
+        self._sender.join(timeout)
+        try:
+            if self._connected.is_set():
                 info = self._client.publish(self.topics.status, STATUS_STOPPED, qos=1, retain=True)
                 try:
                     info.wait_for_publish(timeout)
@@ -215,9 +235,25 @@ class Feed:
             check_payload(body, hidden, where)
 
     def _send(self, topic: str, payload: str, *, retain: bool, seq: int | None) -> None:
-        if seq is not None:
-            with self._lock:
+        """Queue a message for the sender thread (which keeps the order)."""
+        with self._lock:
+            if seq is not None:
                 self._unacked.add(seq)
+            self._outgoing.append((topic, payload, retain, seq))
+            self._wake.notify_all()
+
+    def _send_loop(self) -> None:
+        """The one thread that hands queued messages to paho, in order, while the connection is ready."""
+        while True:
+            with self._lock:
+                while not self._closed and not (self._ready and self._outgoing):
+                    self._wake.wait()
+                if self._closed:
+                    return
+                topic, payload, retain, seq = self._outgoing.popleft()
+            self._publish_now(topic, payload, retain, seq)
+
+    def _publish_now(self, topic: str, payload: str, retain: bool, seq: int | None) -> int:
         info = self._client.publish(topic, payload, qos=1, retain=retain)
         with self._lock:
             if info.mid in self._early_acks:
@@ -225,6 +261,7 @@ class Feed:
                 self._acked(seq)
             else:
                 self._inflight[info.mid] = seq
+        return info.mid
 
     def _acked(self, seq: int | None) -> None:
         """Record an acknowledgement; the caller holds ``self._lock``."""
@@ -237,6 +274,10 @@ class Feed:
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
         with self._lock:
+            if mid == self._online_mid and self._connected.is_set():
+                # Packets are handled in order: paho's resend after CONNACK is over. Let the sender go.
+                self._ready = True
+                self._wake.notify_all()
             if mid in self._inflight:
                 self._acked(self._inflight.pop(mid))
             else:
@@ -251,13 +292,17 @@ class Feed:
         log.info("connected to the broker")
         client.subscribe(self.topics.control, qos=1)
         # After a broker restart without persistence the retained topics are gone: put them back.
+        # These two go out at once (other topics; their order against events does not matter).
         if self._last_state is not None:
-            self._send(self.topics.state, self._last_state, retain=True, seq=None)
-        self._send(self.topics.status, STATUS_ONLINE, retain=True, seq=None)
+            self._publish_now(self.topics.state, self._last_state, True, None)
         self._connected.set()
+        self._online_mid = self._publish_now(self.topics.status, STATUS_ONLINE, True, None)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         self._connected.clear()
+        with self._lock:
+            self._ready = False
+            self._online_mid = None
         if not self._closed:
             log.warning("lost the broker (%s); events are kept and resent", reason_code)
 
