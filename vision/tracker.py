@@ -79,6 +79,8 @@ class TrackerSettings:
     """Still frames with an unconfirmed card-like thing before UnreadableCard."""
     zone_margin_mm: float = 20.0
     """Detections this far outside a zone still count for it (cards overhang the drawn line)."""
+    empty_mat_diff: float = 12.0
+    """Mean grey-level difference from the empty mat below which a detection is the printed mat, not a card."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -166,11 +168,14 @@ class CardTracker:
         self._prev_small: np.ndarray | None = None
         self._prev_frame: tuple[int, float] = (0, 0.0)
         self.calibration = calibration
+        self._empty: np.ndarray | None = None
         self.set_calibration(calibration)
 
     # ----- calibration and motion ------------------------------------------------------------
     def set_calibration(self, calibration: Calibration) -> None:
         """Use a new image-to-table mapping (after a bump): zone masks are redrawn, motion starts afresh."""
+        if calibration is not getattr(self, "calibration", None):
+            self._empty = None
         self.calibration = calibration
         ds = self.settings.downscale
         w, h = calibration.image_size
@@ -218,9 +223,40 @@ class CardTracker:
         return result
 
     # ----- observations ----------------------------------------------------------------------
-    def _observations(self, detections: Sequence[Detection]) -> dict[str, list[_Obs]]:
+    def set_empty_mat(self, image: np.ndarray | None) -> None:
+        """Remember how the mat looks with no card on it (taken at calibration, or the first frame of the demo).
+
+        A detection where the view has not changed from the empty mat is the printing (a zone label, a
+        marker) read as a card index, and is ignored. A new calibration forgets the picture (the view moved).
+        """
+        self._empty = None if image is None else self._gray(image)
+
+    @staticmethod
+    def _gray(image: np.ndarray) -> np.ndarray:
+        return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+    def _on_empty_mat(self, det: Detection, gray: np.ndarray, gain: float) -> bool:
+        if self._empty is None or self._empty.shape != gray.shape:
+            return False
+        x1, y1, x2, y2 = (round(v) for v in det.box)
+        h, w = gray.shape
+        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            return False
+        now = gray[y1:y2, x1:x2].astype(np.float32)
+        then = self._empty[y1:y2, x1:x2].astype(np.float32)
+        now *= gain
+        return float(np.abs(now - then).mean()) < self.settings.empty_mat_diff
+
+    def _observations(self, detections: Sequence[Detection], gray: np.ndarray) -> dict[str, list[_Obs]]:
         s = self.settings
-        dets = [d for d in detections if d.confidence >= s.min_detection_confidence]
+        gain = 1.0
+        if self._empty is not None and self._empty.shape == gray.shape:  # the whole view's exposure since then
+            gain = max(1.0, float(np.median(self._empty[::8, ::8]))) / max(1.0, float(np.median(gray[::8, ::8])))
+        dets = [
+            d for d in detections
+            if d.confidence >= s.min_detection_confidence and not self._on_empty_mat(d, gray, gain)
+        ]
         by_zone: dict[str, list[_Obs]] = {name: [] for name in self.zones}
         if not dets:
             return by_zone
@@ -253,7 +289,7 @@ class CardTracker:
             )
         small = self._small(frame.image)
         motion = self._motion(small)
-        observations = self._observations(detections)
+        observations = self._observations(detections, self._gray(frame.image))
         events: list[VisionEvent] = []
         still_zones: list[_ZoneState] = []
         for name, state in self.zones.items():

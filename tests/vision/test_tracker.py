@@ -265,3 +265,22 @@ def test_settings_from_config_name_bad_keys():
         TrackerSettings.from_dict({"gone_frames": 2.5})
     with pytest.raises(ValueError, match=r"tracker\.agreement: must not be negative"):
         TrackerSettings.from_dict({"agreement": -1})
+
+
+def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
+    t = Table()
+    cx, cy = t.layout.zone("seat1").center
+    t.background = t.blank.copy()
+    cv2.putText(t.background, "SEAT 2", (round((cx - 60) * PPM), round((cy - 60) * PPM)), cv2.FONT_HERSHEY_SIMPLEX,
+                1.0, (200, 230, 200), 2)
+    label = [_det(C("5S"), cx - 45, cy - 65, 0.7)]  # the recogniser takes the label for a corner index
+    t.tracker.set_empty_mat(t.background)
+    t.hand_over("seat1")
+    t.still(label, frames=10)
+    assert t.events == []
+    # a real card put there changes the view, so it is read
+    cv2.rectangle(t.background, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    t.hand_over("seat1")
+    t.still(t.corners("9H", "seat1"), frames=5)
+    assert [getattr(e, "card", None) for e in t.events] == [C("9H")]

@@ -18,6 +18,7 @@ def _play(game: str, actions: list[Action], seed: int = 0) -> tuple[TableRendere
     renderer = TableRenderer(layout_for(game), seed=seed, face_loader=placeholder_face,
                              boxes_loader=placeholder_boxes)
     tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)
     recogniser = TruthRecogniser(seed=seed)
     events: list[VisionEvent] = []
     for rendered in renderer.render(actions):

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 actions.append(Place(cards[k], "pile", int(rng.integers(0, 4))))
             actions.append(Collect(("pile",), 0))
     tracker = CardTracker(layout, renderer.true_calibration())
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
     events: list[VisionEvent] = []
     track_ms: list[float] = []
     frames = 0
