@@ -112,7 +112,7 @@ if [ "$LIVE" -eq 1 ] && getent group mosquitto >/dev/null; then
 fi
 chmod 0640 "$PASSWD"
 
-# 6. udev rules (the Pico's stable /dev/ledpico name and device permissions), if the hardware ships any.
+# 6. udev rules (the Pico's stable /dev/cardtable-ring name, device permissions) from systemd/udev/
 if compgen -G "$REPO/systemd/udev/*.rules" >/dev/null; then
   for rule in "$REPO"/systemd/udev/*.rules; do
     install_file "$rule" "/etc/udev/rules.d/$(basename "$rule")" 0644
