@@ -398,11 +398,15 @@ class Hand:
         """
         self._check_seat(giver)
         self._check_seat(receiver)
+        g = self._card_int(card)
+        return self.give_int(giver, receiver, g, None if back is None else self._card_int(back))
+
+    def give_int(self, giver: int, receiver: int, g: int, back_int: int | None = None) -> tuple[Violation, ...]:
+        """:meth:`give` with card ints (the bots' path: the same checks, no Card conversion)."""
         if self._plays or self._exchange_closed:
             raise IllegalActionError("the exchange is over", "exchange-give")
         if self.rules.exchange_timing.value == "after-contract" and self.contract is None:
             raise IllegalActionError("in this game the exchange follows the contract: name it first", "exchange-give")
-        g = self._card_int(card)
         before = len(self.violations)
         if self._exchange_start is None:
             self._exchange_start = list(self._hand)
@@ -429,10 +433,9 @@ class Hand:
         if trump_given and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_NOT_GIVABLE:
             new.append(self._violation(0, giver, g, "exchange-give", 0,
                 f"{self.name(giver)} may not hand over a trump ({CARD_OF[g]})"))
-        if back is None and self._known[receiver]:
-            b: int | None = self._required_back(receiver, g)
-        else:
-            b = None if back is None else self._card_int(back)
+        b = back_int
+        if b is None and self._known[receiver]:
+            b = self._required_back(receiver, g)
         if b is not None and b != g and not (trump_given and self.rules.trump_exchange_rule
                                              is TrumpExchangeRule.TRUMP_ANY_RETURN):
             if b // 13 != g // 13 or b < g:
@@ -544,6 +547,10 @@ class Hand:
 
         ``discards`` None means nobody saw them (table mode, or a record without them).
         """
+        return self.take_kitty_ints(None if discards is None else [self._card_int(c) for c in discards])
+
+    def take_kitty_ints(self, ints: Sequence[int] | None) -> tuple[Violation, ...]:
+        """:meth:`take_kitty` with card ints (the bots' path)."""
         if self._kitty_done:
             raise IllegalActionError("the kitty was already taken", "kitty")
         if self._plays:
@@ -551,8 +558,7 @@ class Hand:
         self.close_exchange()
         d = self.eight
         new: list[Violation] = []
-        if discards is not None:
-            ints = [self._card_int(c) for c in discards]
+        if ints is not None:
             if len(ints) != 4 or len(set(ints)) != 4:
                 raise IllegalActionError(f"the declarer discards 4 different cards, not {len(ints)}", "kitty")
             dmask = self._mask(ints)
