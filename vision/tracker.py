@@ -511,20 +511,28 @@ class CardTracker:
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
 
     def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
-        """A bright, unsaturated quadrilateral of about a card's size on the felt of the zone."""
+        """A card-sized quadrilateral in the zone: what differs from the empty mat when that is known (any card,
+        either side up), else what differs from the felt's colour (the felt is most of a zone)."""
         s = self.settings
         x1, y1, x2, y2 = state.zone.bounds
         m = s.zone_margin_mm
         x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
-        ppm = 1.0
-        shift = np.array([[ppm, 0, -x1 * ppm], [0, ppm, -y1 * ppm], [0, 0, 1]])
-        size = (round((x2 - x1) * ppm), round((y2 - y1) * ppm))
-        top = cv2.warpPerspective(image, shift @ self.calibration.homography, size, flags=cv2.INTER_AREA)
-        hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
-        bright = ((hsv[:, :, 2] > 150) & (hsv[:, :, 1] < 70)).astype(np.uint8)
-        opened = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1] * ppm * ppm
+        shift = np.array([[1.0, 0, -x1], [0, 1.0, -y1], [0, 0, 1]])  # 1 px per mm, top-down
+        size = (round(x2 - x1), round(y2 - y1))
+        to_top = shift @ self.calibration.homography
+        top = cv2.warpPerspective(image, to_top, size, flags=cv2.INTER_AREA)
+        if self._empty is not None and self._empty.shape == image.shape[:2]:
+            now = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            then = cv2.warpPerspective(self._empty, to_top, size, flags=cv2.INTER_AREA).astype(np.float32)
+            now *= max(1.0, float(np.median(then))) / max(1.0, float(np.median(now)))
+            mask = (np.abs(now - then) > 30).astype(np.uint8)
+        else:  # the felt is most of the zone: whatever is far from its median colour
+            felt = np.median(top.reshape(-1, 3), axis=0)
+            mask = (np.linalg.norm(top.astype(np.float32) - felt, axis=2) > 60).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
         for contour in contours:
             area = cv2.contourArea(contour)
             if s.card_blob_min * card_area <= area <= s.card_blob_max * card_area:
