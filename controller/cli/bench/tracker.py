@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--misread", type=float, default=0.03, help="truth recogniser: misread rate per corner")
     parser.add_argument("--miss", type=float, default=0.1, help="truth recogniser: missed corner rate")
     parser.add_argument("--noise", type=float, default=4.0, help="sensor noise sigma (grey levels)")
+    parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
     parser.add_argument("--list-errors", action="store_true", help="print every missed or false event")
 
@@ -60,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     onnx = None
     if args.recogniser == "onnx":
         try:
-            from vision.recognise import OnnxRecogniser
+            from vision.recognise import DEFAULT_MODEL_DIR, OnnxRecogniser
 
-            onnx = OnnxRecogniser(threads=1)
+            onnx = OnnxRecogniser(args.model_dir or DEFAULT_MODEL_DIR, threads=1)
         except Exception as exc:
             print(f"cardtable bench tracker: the trained models are not usable: {exc}", file=sys.stderr)
             return 2
