@@ -198,8 +198,7 @@ class CardTracker:
             state.mask = full[by1:by2, bx1:bx2].astype(bool)
         self._prev_small = None
 
-    def _small(self, image: np.ndarray) -> np.ndarray:
-        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    def _small(self, gray: np.ndarray) -> np.ndarray:
         ds = self.settings.downscale
         small = cv2.resize(gray, (gray.shape[1] // ds, gray.shape[0] // ds), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (3, 3), 0)
@@ -208,7 +207,7 @@ class CardTracker:
         if self._prev_small is None or self._prev_small.shape != small.shape:
             return {name: True for name in self.zones}
         # auto-exposure and lamps change the whole frame's brightness: compensate before comparing
-        prev_level, level = float(np.median(self._prev_small)), float(np.median(small))
+        prev_level, level = float(np.median(self._prev_small[::2, ::2])), float(np.median(small[::2, ::2]))
         if level > 1 and abs(prev_level / level - 1) > 0.01:
             small = cv2.convertScaleAbs(small, alpha=prev_level / level)
         changed = cv2.absdiff(small, self._prev_small) > self.settings.motion_threshold
@@ -287,9 +286,10 @@ class CardTracker:
                 f"frame {frame.index} is {frame.size[0]}x{frame.size[1]} but the calibration was made at "
                 f"{self.calibration.image_size[0]}x{self.calibration.image_size[1]}: recalibrate at this size"
             )
-        small = self._small(frame.image)
+        gray = self._gray(frame.image)
+        small = self._small(gray)
         motion = self._motion(small)
-        observations = self._observations(detections, self._gray(frame.image))
+        observations = self._observations(detections, gray)
         events: list[VisionEvent] = []
         still_zones: list[_ZoneState] = []
         for name, state in self.zones.items():
@@ -504,6 +504,8 @@ class CardTracker:
         if not weak:
             if state.tracks or state.pending:
                 return []  # what is there is a reported card (perhaps unseen for a frame or two)
+            if (state.still_run - s.unreadable_frames) % 4 != 0:
+                return []  # the shape test costs a warp: once every few frames is soon enough
             if not self._card_shaped(state, frame.image):
                 return []
         state.unreadable_reported = True
