@@ -64,3 +64,13 @@ def test_simulate_prints_tricks_and_writes_a_record_check_accepts(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert b"Hand 1:" in done.stdout and b"wins" in done.stdout
     assert run(str(record)).returncode == 0
+
+
+def test_makao_records_are_dispatched_to_the_makao_engine() -> None:
+    from engine.check import check_record, has_violations
+
+    path = Path(__file__).parent / "makao" / "records" / "table-demand-violation.json"
+    if not path.exists():
+        pytest.skip("the Makao helper's records are not here")
+    report = check_record(json.loads(path.read_text(encoding="utf-8")))
+    assert report["game"] == "makao" and has_violations(report)
