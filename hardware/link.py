@@ -15,7 +15,7 @@ and never sees it fail:
   the right thing again.
 
 This module may not import the firmware package (tests/test_import_graph.py): it speaks the same
-format with the PyPI ``cobs`` package and ``binascii.crc_hqx``, and the tests run both ends against
+format with the PyPI ``cobs`` package and ``binascii.crc32``, and the tests run both ends against
 each other.
 """
 
@@ -48,6 +48,7 @@ T_ACK, T_HELLO_OK, T_PONG, T_MAINT_OK, T_NACK = 0x80, 0x81, 0x82, 0x83, 0x8F
 R_BAD_FRAME, R_GAP, R_VERSION, R_NO_SESSION, R_UNKNOWN, R_BAD_ARG = 1, 2, 3, 4, 5, 6
 NACK_REASONS = {1: "bad frame", 2: "gap", 3: "version", 4: "no session", 5: "unknown type", 6: "bad argument"}
 MAX_BODY = 64
+MIN_BODY = 7  # type, seq, crc32
 
 
 class SerialLike(Protocol):
@@ -62,10 +63,9 @@ class SerialLike(Protocol):
 
 
 def encode_frame(msg_type: int, seq: int, payload: bytes = b"") -> bytes:
-    """``type | seq16 | payload | crc16``, COBS-encoded and 0x00-terminated."""
+    """``type | seq16 | payload | crc32``, COBS-encoded and 0x00-terminated."""
     body = bytes([msg_type, (seq >> 8) & 0xFF, seq & 0xFF]) + payload
-    crc = binascii.crc_hqx(body, 0xFFFF)
-    return bytes(cobs.encode(body + crc.to_bytes(2, "big"))) + b"\x00"
+    return bytes(cobs.encode(body + binascii.crc32(body).to_bytes(4, "big"))) + b"\x00"
 
 
 def decode_frame(raw: bytes) -> tuple[int, int, bytes]:
@@ -74,11 +74,11 @@ def decode_frame(raw: bytes) -> tuple[int, int, bytes]:
         body = cobs.decode(raw)
     except cobs.DecodeError as exc:
         raise ValueError(f"bad COBS: {exc}") from None
-    if not 5 <= len(body) <= MAX_BODY:
+    if not MIN_BODY <= len(body) <= MAX_BODY:
         raise ValueError(f"bad frame length {len(body)}")
-    if binascii.crc_hqx(body[:-2], 0xFFFF) != int.from_bytes(body[-2:], "big"):
+    if binascii.crc32(body[:-4]) != int.from_bytes(body[-4:], "big"):
         raise ValueError("bad CRC")
-    return body[0], (body[1] << 8) | body[2], bytes(body[3:-2])
+    return body[0], (body[1] << 8) | body[2], bytes(body[3:-4])
 
 
 def find_port() -> str | None:
@@ -144,7 +144,7 @@ class LinkRing(Ring):
         *,
         opener: Callable[[str], SerialLike] = open_serial,
         window: int = 16,
-        ack_timeout_s: float = 0.3,
+        ack_timeout_s: float = 0.1,
         heartbeat_s: float = 1.0,
         silence_s: float = 5.0,
         backoff_s: tuple[float, float] = (0.05, 2.0),

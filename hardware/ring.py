@@ -13,6 +13,7 @@ Pick a backend with ``ring_from_config``::
     ring = ring_from_config("serial:/dev/ttyACM0")
     ring = ring_from_config("simulated")       # one text line per change, to the log / a stream
     ring = ring_from_config("png:runs/ring")   # numbered PNG frames of the ring
+    ring = ring_from_config("gpio:4,12,16")    # no ring: one PWM LED per seat on the Pi's GPIO
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ class Ring(abc.ABC):
 
 
 def ring_from_config(spec: str) -> Ring:
-    """The ring backend named by ``spec``: ``serial:auto``, ``serial:<device>``, ``simulated``, ``png:<dir>``.
+    """The ring backend named by ``spec``: ``serial:auto``, ``serial:<device>``, ``simulated``, ``png:<dir>``,
+    ``gpio:<pin>,<pin>,...`` (seat LEDs instead of a ring).
 
     Raises ``ValueError`` naming the spec when it is not one of those forms.
     """
@@ -135,6 +137,14 @@ def ring_from_config(spec: str) -> Ring:
         from hardware.simring import SimulatedRing
 
         return SimulatedRing(png_dir=rest)
+    if kind == "gpio" and rest:
+        pins = [p.strip() for p in rest.split(",")]
+        if not all(p.isdigit() for p in pins):
+            raise ValueError(f"ring backend {spec!r}: expected GPIO numbers, e.g. 'gpio:4,12,16'")
+        from hardware.buttons import SeatLeds
+
+        return SeatLeds([int(p) for p in pins], pwm=True)
     raise ValueError(
-        f"ring backend {spec!r} is not one of 'serial:auto', 'serial:<device>', 'simulated', 'png:<dir>'"
+        f"ring backend {spec!r} is not one of 'serial:auto', 'serial:<device>', 'simulated', 'png:<dir>', "
+        "'gpio:<pin>,<pin>,...'"
     )

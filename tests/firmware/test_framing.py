@@ -11,12 +11,12 @@ from hardware import link
 
 
 @given(st.binary(max_size=600))
-def test_crc16_is_ccitt_false_like_binascii(data: bytes) -> None:
-    assert framing.crc16(data) == binascii.crc_hqx(data, 0xFFFF)
+def test_crc32_is_the_zlib_crc_in_both_implementations(data: bytes) -> None:
+    assert framing.crc32(data) == framing._crc32_py(data) == binascii.crc32(data)
 
 
-def test_crc16_check_value() -> None:
-    assert framing.crc16(b"123456789") == 0x29B1  # the catalogued check value of CRC-16/CCITT-FALSE
+def test_crc32_check_value() -> None:
+    assert framing._crc32_py(b"123456789") == 0xCBF43926  # the catalogued check value of CRC-32
 
 
 @given(st.binary(max_size=600))

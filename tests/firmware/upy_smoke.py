@@ -5,7 +5,8 @@ from firmware import app as fw
 from firmware import framing
 from firmware import ring as leds
 
-assert framing.crc16(b"123456789") == 0x29B1
+assert framing.crc32(b"123456789") == 0xCBF43926
+assert framing._crc32_py(b"123456789") == 0xCBF43926
 assert framing.cobs_encode(b"\x11\x22\x00\x33") == b"\x03\x11\x22\x02\x33"
 assert framing.cobs_decode(b"\x03\x11\x22\x02\x33") == b"\x11\x22\x00\x33"
 assert framing.decode(framing.encode(0x11, 0xABCD, b"\x02")[:-1]) == (0x11, 0xABCD, b"\x02")
