@@ -847,41 +847,52 @@ class Hand:
         bits13 = _BITS13
         while len(log) < TRICKS_PER_HAND:
             seats = order[leader]
-            cards = []
-            led = best = best_trump = -1
+            cards: list[int] = []
+            led_suit = best = best_trump = -1
+            win = 0
             shift = 0
             for pos in (0, 1, 2):
                 seat = seats[pos]
                 hand = hands[seat]
-                if pos == 0:
-                    c = _pick(hand, random())
-                    shift = c // 13 * 13
+                if pos == 0:  # lead any card: pick the k-th, suit by suit
+                    k = int(random() * hand.bit_count())
+                    for shift in (0, 13, 26, 39):
+                        choices = bits13[(hand >> shift) & 8191]
+                        if k < len(choices):
+                            break
+                        k -= len(choices)
+                    c = shift + choices[k]
+                    led_suit = shift // 13
+                    best = c
+                    if led_suit == trump:
+                        best_trump = c
                 else:
                     chunk = (hand >> shift) & 8191
-                    if not chunk:
-                        mask = hand if simple else self._legal(hand, (led, best, best_trump))
-                        c = _pick(mask, random())
-                    elif simple:
+                    if simple and chunk:
                         choices = bits13[chunk]
                         c = shift + choices[int(random() * len(choices))]
                     else:
-                        c = _pick(self._legal(hand, (led, best, best_trump)), random())
+                        mask = hand if simple else self._legal(hand, (cards[0], best, best_trump))
+                        c = _pick(mask, random())
+                    suit = c // 13
+                    if suit == led_suit:
+                        if c > best:
+                            best = c
+                            if suit == trump:
+                                best_trump = c
+                                win = pos
+                            elif best_trump < 0:
+                                win = pos
+                    elif suit == trump and c > best_trump:
+                        best_trump = c
+                        win = pos
                 undo.append((seat, leader, hand, seen, nviol))
                 plays.append((seat, c))
                 bit = 1 << c
                 hands[seat] = hand ^ bit
                 seen |= bit
                 cards.append(c)
-                if pos == 0:
-                    led = best = c
-                    if c // 13 == trump:
-                        best_trump = c
-                elif c // 13 == led // 13:
-                    if c > best:
-                        best = c
-                elif c // 13 == trump and c > best_trump:
-                    best_trump = c
-            winner = seats[winner_position(cards, trump)]
+            winner = seats[win]
             log.append((leader, list(seats), cards, winner))
             taken[winner] += 1
             leader = winner
