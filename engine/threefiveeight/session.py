@@ -74,6 +74,7 @@ class Session:
         self.strict = strict
         self.hands: list[Hand] = []
         self._outcome: tuple[tuple[object, ...], Outcome] | None = None
+        self._scored: tuple[tuple[object, ...], list[Hand]] | None = None
 
     # ------------------------------------------------------------------ the next hand
 
@@ -203,8 +204,13 @@ class Session:
 
     @property
     def scored_hands(self) -> list[Hand]:
-        """The complete hands that count (passes left out)."""
-        return [h for h in self.hands if h.contract is not Contract.PASS and h.score() is not None]
+        """The complete hands that count (passes left out). Earlier hands are complete (new_hand
+        insists), so only the last one can change: the list is cached on it."""
+        last = self.hands[-1] if self.hands else None
+        key = (len(self.hands), last, last.is_complete if last else False, last.contract if last else None)
+        if self._scored is None or self._scored[0] != key:
+            self._scored = (key, [h for h in self.hands if h.contract is not Contract.PASS and h.score() is not None])
+        return list(self._scored[1])
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -223,7 +229,7 @@ class Session:
     def outcome(self) -> Outcome:
         """Who won and how the game ended (cached until the last hand changes)."""
         last = self.hands[-1] if self.hands else None
-        key = (len(self.hands), last.trick_number if last else 0, last.is_complete if last else False,
+        key = (len(self.hands), last, last.trick_number if last else 0, last.is_complete if last else False,
                len(last.violations) if last else 0, last.contract if last else None)
         if self._outcome is None or self._outcome[0] != key:
             self._outcome = (key, self._compute_outcome())
