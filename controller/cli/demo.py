@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/demo"), help="output folder (default runs/demo)")
     parser.add_argument("--recogniser", choices=["auto", "onnx", "truth"], default="auto",
                         help="onnx: the trained models; truth: a labelled stand-in that reads the renderer's truth")
+    parser.add_argument("--models", type=Path, help="folder of the ONNX models (default: vision/models)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -48,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     opts = DemoOptions(game=args.game, preset=args.preset, players=args.players, hands=args.hands, seed=args.seed,
                        out=args.out, headless=args.headless, broker=args.broker, table=args.table,
-                       feed=not args.no_feed, quiet=args.quiet, recogniser=args.recogniser)
+                       feed=not args.no_feed, quiet=args.quiet, recogniser=args.recogniser,
+                       model_dir=args.models)
     try:
         report = run_demo(opts)
     except ValueError as exc:

@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--recogniser", choices=["auto", "onnx", "truth"], default="auto")
+    parser.add_argument("--models", type=Path, help="folder of the ONNX models (default: vision/models)")
     parser.add_argument("--out", type=Path, default=Path("runs/bench-demo"))
 
 
@@ -42,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
         if hands == 0:
             continue
         demo = Demo(DemoOptions(preset=preset, hands=hands, seed=args.seed + i, out=args.out / preset,
-                                recogniser=args.recogniser, feed=False, quiet=True, headless=True,
-                                display_png=False))
+                                recogniser=args.recogniser, model_dir=args.models, feed=False, quiet=True,
+                                headless=True, display_png=False))
         report = demo.run()
         latencies += demo.stats.latencies
         runs.append(report)
