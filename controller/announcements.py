@@ -584,7 +584,11 @@ class SpeechOutput:
         )
 
     def close(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.terminate()
-            self._proc.wait(timeout=5)
+        """Let the last sentence finish (up to 5 s), then stop."""
+        if self._proc is not None:
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.terminate()
+                self._proc.wait(timeout=5)
         self._proc = None

@@ -80,6 +80,9 @@ class DemoOptions:
     size: tuple[int, int] = (1280, 720)
     design: str | None = None
     """The card design the synthetic camera sees (default: the committed demo deck)."""
+    settle_frames: int = 3
+    """Still frames the renderer draws after each action; the simulated players then wait for the table
+    (more still frames, only as many as the tracker needs)."""
     display_png: bool = True
     max_retries: int = 3
 
@@ -256,7 +259,8 @@ class Demo:
                                             hands=opts.hands)
         self.referee = referee
         layout = layout_for(opts.game)
-        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names))
+        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names),
+                                  settle_frames=opts.settle_frames)
         try:
             renderer = TableRenderer(layout, settings, seed=opts.seed, design=opts.design)
         except LayoutError:
