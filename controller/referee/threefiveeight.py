@@ -67,6 +67,7 @@ log = logging.getLogger(__name__)
 STRONG_ALTERNATIVE = 0.25
 
 TWO_OF_CLUBS = Card(Rank.TWO, Suit.CLUBS)
+EXCHANGE_ZONE = "exchange"
 
 
 class Phase(enum.Enum):
@@ -162,6 +163,7 @@ class ThreeFiveEightReferee(Referee):
             return
         hand = self.session.new_hand(declarer=eight)
         self.hand = hand
+        self.exchange_give = None
         self.hand_index += 1
         self.trick_winners = {k: v for k, v in self.trick_winners.items() if k[0] != self.hand_index}
         self.say(HandStarted(hand=self.hand_index, dealer=hand.dealer if hand.dealer is not None else hand.eight,
@@ -187,6 +189,41 @@ class ThreeFiveEightReferee(Referee):
             self.say(ExchangeInstruction(due.giver, due.receiver, due.count, no_trumps=no_trumps))
         self.exchange_waiting = {d.receiver for d in self.hand.effective_exchange_due}
         self.say(Prompt(None, "press your button when the exchange is done"))
+
+    def _exchange_card(self, card: Card) -> None:
+        """Optional verification: cards shown in the exchange zone, each given card then what came back.
+
+        The k-th pair belongs to the k-th card due (in the order of the instructions); the engine checks the
+        return rule as far as it can (same suit and higher, or the card itself). A receiver who has no
+        higher card presses his button instead of showing the same card again.
+        """
+        hand = self.hand
+        assert hand is not None
+        order = [(d.giver, d.receiver) for d in hand.effective_exchange_due for _ in range(d.count)]
+        done = len(hand.exchange)
+        if done >= len(order):
+            self.say(Prompt(None, f"{card} shown, but every card due in the exchange was already seen"))
+            return
+        giver, receiver = order[done]
+        if self.exchange_give is None:
+            self.exchange_give = (giver, receiver, card)
+            self.say(Prompt(receiver, f"{self.players[giver]} gives {card}: show what you return "
+                                      "(press your button if you have no higher card)"))
+            return
+        _g, _r, give = self.exchange_give
+        self.exchange_give = None
+        try:
+            found = hand.give(giver, receiver, give, card)
+        except IllegalActionError as exc:
+            self.say(Prompt(None, f"exchange not recorded: {exc}"))
+            return
+        for v in found:
+            self._say_violation(v)
+        if not found:
+            self.say(Prompt(None, f"exchange seen: {self.players[giver]} gave {give}, "
+                                  f"{self.players[receiver]} returned {card}"))
+
+    exchange_give: tuple[int, int, Card] | None = None
 
     def _contract_options(self) -> list[str]:
         assert self.hand is not None
@@ -273,6 +310,11 @@ class ThreeFiveEightReferee(Referee):
         if self.paused:
             return
         seat = self._seat_of(ev.zone)
+        if ev.zone == EXCHANGE_ZONE:
+            self.felt[ev.zone] = []  # shown, then taken back: nothing to collect
+            if self.phase is Phase.EXCHANGE:
+                self._exchange_card(ev.card)
+            return
         if self.phase is Phase.SHOW_2C:
             # The holder of 2♣ shows it (or, when 2♣ is in the kitty, the holder of the lowest club).
             if seat is not None and ev.card.suit is Suit.CLUBS:
@@ -435,6 +477,9 @@ class ThreeFiveEightReferee(Referee):
         if hand is None:
             return
         if self.phase is Phase.EXCHANGE:
+            if press.press is Press.SHORT and self.exchange_give is not None and seat == self.exchange_give[1]:
+                self._exchange_card(self.exchange_give[2])  # he had no higher card: the card itself goes back
+                return
             if press.press is Press.SHORT:
                 self.exchange_waiting.discard(seat)
                 if not self.exchange_waiting:

@@ -211,3 +211,18 @@ def test_a_restarted_referee_resumes_the_same_game_from_its_journal(tmp_path: Pa
         second.submit(item)
     second.close()
     assert second.record() == whole.record()
+
+
+def test_an_exchange_shown_in_the_exchange_zone_is_checked() -> None:
+    """Hand 2 of sergeant-major after a hand scored (+1, -1, 0): the plus player gives one card."""
+    actions, _truth = script_358("sergeant-major", seed=3, hands=1)
+    ref, heard = referee()
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    assert ref.hand is not None and phase(ref) is Phase.EXCHANGE
+    due = ref.hand.effective_exchange_due[0]
+    ref.submit(CardPlaced("exchange", C("5D"), 0.9))
+    ref.submit(CardPlaced("exchange", C("3D"), 0.9))  # returned lower than given: against the rule
+    (bad,) = heard.of(ViolationFound)
+    assert bad.rule == "exchange-return" and bad.seat == due.receiver
+    assert "3D" in bad.reason
