@@ -120,6 +120,8 @@ class ThreeFiveEightReferee(Referee):
         self.guess: dict[str, int] = {}
         self.choice = -1
         self.exchange_waiting: set[int] = set()
+        self.exchange_give: tuple[int, int, Card] | None = None  # a given card seen, awaiting the return
+        self.kitty_then_exchange = False  # online-18: the kitty comes before the exchange
         self.last_trick_winner: int | None = None
         self.trick_winners: dict[tuple[int, int], int] = {}
         self.game_over = False
@@ -223,8 +225,6 @@ class ThreeFiveEightReferee(Referee):
             self.say(Prompt(None, f"exchange seen: {self.players[giver]} gave {give}, "
                                   f"{self.players[receiver]} returned {card}"))
 
-    exchange_give: tuple[int, int, Card] | None = None
-
     def _contract_options(self) -> list[str]:
         assert self.hand is not None
         allowed = self.hand.contracts_left if self.hand.contracts_left is not None else self.rules.contracts
@@ -277,8 +277,6 @@ class ThreeFiveEightReferee(Referee):
             self._open_exchange()
             return
         self._open_kitty()
-
-    kitty_then_exchange = False
 
     def _advance(self) -> None:
         """The exchange or the kitty is done (operator, or every button needed was pressed)."""
@@ -520,8 +518,6 @@ class ThreeFiveEightReferee(Referee):
         if hand is None or not hand.plays or (hand.is_complete and self.phase is not Phase.COLLECT):
             self.say(Prompt(None, "nothing to undo"))
             return
-        if hand.is_complete:
-            self._unscore_hand()
         seat, card = hand.undo()
         self.trick_winners.pop((self.hand_index, hand.trick_number - 1), None)
         self.collect = set()
@@ -554,9 +550,6 @@ class ThreeFiveEightReferee(Referee):
         if idx is None:
             self.say(Prompt(None, f"no card of {self.players[cmd.seat]} to correct"))
             return
-        was_complete = hand.is_complete
-        if was_complete:
-            self._unscore_hand()
         redo: list[tuple[int, Card]] = []
         while len(hand.plays) > idx:
             redo.append(hand.undo())
@@ -598,17 +591,10 @@ class ThreeFiveEightReferee(Referee):
         totals = tuple(self.session.totals)
         self.say(HandScored(self.hand_index, tuple(hand.taken), tuple(hand.targets), tuple(score), totals,
                             audit=tuple(v.reason for v in hand.violations)))
-        self.scored = True
-
-    scored = False
-
-    def _unscore_hand(self) -> None:
-        self.scored = False
 
     def _finish_hand(self) -> None:
         hand = self.hand
         assert hand is not None
-        self.scored = False
         if self.session.is_over:
             self._end_game("")
             return
