@@ -226,3 +226,14 @@ def test_an_exchange_shown_in_the_exchange_zone_is_checked() -> None:
     (bad,) = heard.of(ViolationFound)
     assert bad.rule == "exchange-return" and bad.seat == due.receiver
     assert "3D" in bad.reason
+
+
+def test_a_weak_alternative_reading_does_not_explain_away_a_revoke() -> None:
+    ref, heard = in_play("D")
+    for seat, card in ((0, "AS"), (1, "2H"), (2, "3S")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(placed(0, "KS"))
+    ref.submit(placed(1, "4S", ("4C", 0.1)))  # 4S proves the revoke; a 10% "4C" must not hide it
+    assert heard.of(CardAccepted)[-1].card == C("4S")
+    assert [v.rule for v in heard.of(ViolationFound)] == ["follow-suit"]
