@@ -84,7 +84,7 @@ class DemoOptions:
     """Still frames the renderer draws after each action; the simulated players then wait for the table
     (more still frames, only as many as the tracker needs)."""
     display_png: bool = True
-    max_retries: int = 3
+    max_retries: int = 2
 
 
 class TruthRecogniser:
@@ -354,7 +354,7 @@ class Demo:
                 return (len(self.heard.of(CardAccepted)) > acc
                         or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks)
 
-            settle(answered, 12)
+            settle(answered, 10)
             accepted = self.heard.of(CardAccepted)[accepted_before:]
             if accepted:
                 card = accepted[-1].card
