@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from hardware.buttons import SeatButtons, SeatLeds, SimulatedButtons, parse_key
 from hardware.events import Press, SeatButton
-from hardware.ring import RingCommand, RingOp
+from hardware.ring import RingCommand, RingOp, ring_from_config
 from tests.hardware.waiting import wait_until
 
 SEAT_PINS = (5, 6, 13, 19)
@@ -232,3 +232,11 @@ def test_seat_leds_show_the_turn_and_blink_the_winner(pwm_factory: MockFactory) 
         wait_until(lambda: any(s.state == 1 for s in pins[2].states), what="the winner's LED to blink")
         assert pins[1].state == 0
         leds.send(RingCommand(RingOp.TURN, 5))  # no LED for seat 5: logged, not raised
+
+
+def test_seat_leds_are_a_ring_backend_by_config(pwm_factory: MockFactory) -> None:
+    with ring_from_config("gpio:4, 12,16") as leds:
+        leds.show_turn(2)
+        assert pwm_factory.pin(16).state == 1 and pwm_factory.pin(4).state == 0
+    with pytest.raises(ValueError, match="'gpio:4,x'"):
+        ring_from_config("gpio:4,x")
