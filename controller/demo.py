@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -150,6 +151,7 @@ class Demo:
         self.spectator_url: str | None = None
         self.recogniser_label = ""
         self.display: Any = None
+        self.commands: queue.Queue[Any] = queue.Queue()
 
     # ------------------------------------------------------------------ set-up
 
@@ -199,6 +201,7 @@ class Demo:
             self.spectator_url = _serve_spectator(broker.ws_url, opts.table, self.closers)
             if self.spectator_url:
                 self._say_setup(f"Spectator page: {self.spectator_url}")
+        feed.on_command = self.commands.put  # operator commands from MQTT, applied between frames
         return FeedOutput(feed)
 
     def _say_setup(self, line: str) -> None:
@@ -291,6 +294,8 @@ class Demo:
                 detections = recogniser.detect(rendered.frame.image)
                 for event in tracker.update(rendered.frame, detections):
                     referee.submit(event)
+                while not self.commands.empty():
+                    referee.submit(self.commands.get_nowait())
                 spent = time.perf_counter() - self.frame_start
                 self.stats.frame_ms.append(spent * 1000)
                 if not opts.headless and spent < 1 / opts.fps:
