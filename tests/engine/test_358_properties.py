@@ -186,6 +186,7 @@ def test_audit_finds_exactly_the_injected_illegal_plays(preset: str, seed: int, 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @SLOW
 @given(seed=st.integers(0, 2**31), smart=st.booleans(), data=st.data())
