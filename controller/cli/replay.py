@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", help="comma-separated names, seat 0 first")
     parser.add_argument("--calibration", type=Path, help="a saved calibration (default: from the markers)")
     parser.add_argument("--inputs", type=Path, help="console lines to apply before the first frame")
+    parser.add_argument("--models", type=Path, help="ONNX models folder (default: the config's, else vision/models)")
     parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames")
     parser.add_argument("--records", type=Path, default=Path("runs/replay"), help="where the record goes")
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         spec = f"folder:{spec}" if Path(spec).is_dir() else f"file:{spec}"
     try:
         source = open_source(spec, fps=args.fps)
-        recogniser = OnnxRecogniser(cfg.camera.models or DEFAULT_MODEL_DIR, threads=1)
+        recogniser = OnnxRecogniser(args.models or cfg.camera.models or DEFAULT_MODEL_DIR, threads=1)
     except (SourceError, ModelError) as exc:
         print(f"cardtable replay: {exc}", file=sys.stderr)
         return 2

@@ -4,12 +4,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller.config import parse_config
 from controller.demo import TruthRecogniser
 from controller.simulation import Collect, Place, script_358
 from controller.table import Table
 from hardware.events import SeatButton
 from vision.calibration import Calibrator
+from vision.recognise import DEFAULT_MODEL_DIR
 from vision.render import Collect as RCollect
 from vision.render import Place as RPlace
 from vision.render import RenderSettings, TableRenderer
@@ -75,3 +78,37 @@ def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "missing.mp4")],
                          capture_output=True, text=True, cwd=root)
     assert res.returncode == 2 and "missing.mp4" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "corner-detector.onnx").exists(), reason="trained models not present")
+def test_replay_of_a_folder_of_frames_with_the_trained_models(tmp_path: Path) -> None:
+    """A filmed trick (here: rendered frames on disk) replayed offline gives the trick in the record."""
+    import subprocess
+    import sys
+
+    import cv2
+
+    actions, truth = script_358(seed=5, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=5)
+    rendered = renderer.still(3)
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(6)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, r in enumerate(rendered):
+        cv2.imwrite(str(frames / f"{i:05d}.png"), r.frame.image)
+    contract = truth.session.hands[0].contract
+    assert contract is not None
+    inputs = tmp_path / "inputs.txt"
+    inputs.write_text(f"k {contract.value}\nn\n")
+    root = Path(__file__).resolve().parents[2]
+    res = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(frames), "--inputs", str(inputs),
+                          "--records", str(tmp_path / "records")], capture_output=True, text=True, cwd=root,
+                         timeout=900)
+    assert res.returncode == 0, res.stderr
+    record = json.loads(next((tmp_path / "records").glob("*.json")).read_text())
+    want = [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
+    assert record["hands"][0]["plays"] == want
