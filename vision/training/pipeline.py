@@ -24,6 +24,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
+
 from engine.cards import Card
 from vision.synth.corners import measure_design
 from vision.synth.faces import CACHE_DIR, DESIGNS, HELD_OUT, TRAIN_DESIGNS, render_design
@@ -55,6 +57,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--cls-minutes", type=float, default=16.0, help="wall-clock cap of classifier training")
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
+    p.add_argument(
+        "--stages",
+        default="",
+        help="comma-separated subset of faces,detector-data,classifier,detector,finish (default: all, in order); "
+        "classifier and detector may run as two processes at once once their data exists",
+    )
     return p.parse_args(argv)
 
 
@@ -73,80 +81,80 @@ def _classes() -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the whole training; returns a process exit status."""
-    a = _args(argv)
-    quick = a.quick
-    det_epochs = a.epochs or (2 if quick else 30)
-    cls_epochs = a.cls_epochs or (1 if quick else 5)
-    n_det = a.det_images or (40 if quick else 1500)
-    n_cls = a.cls_scenes or (60 if quick else 8000)
-    n_val, n_held = (10, 20) if quick else (120, 300)
-    out = a.out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    export = out / "export"
-    export.mkdir(exist_ok=True)
-    t_start = time.monotonic()
-    timings: dict[str, float] = {}
-    try:
-        import torch
+STAGES = ("faces", "detector-data", "classifier", "detector", "finish")
 
-        from . import tv_shim
 
-        tv_shim.install()
-        from ultralytics import YOLO  # type: ignore[attr-defined]
-    except ImportError as exc:
-        print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
-        return 2
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
-
-    _log("rendering and measuring card faces")
-    t = time.monotonic()
-    _faces()
-    timings["faces_s"] = time.monotonic() - t
-
-    det_cfg = SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 170.0 * a.imgsz / 320))
-    cls_cfg = replace(det_cfg, size=224, card_height=(36.0, 200.0))
+def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: int, n_held: int) -> dict[str, float]:
+    det_cfg = _det_cfg(a)
+    det_root = out / "det"
     _log(f"writing detector scenes: {n_det} train, {n_val} val, {n_held} held-out")
     t = time.monotonic()
-    det_root = out / "det"
     train_seeds = range(_DET_TRAIN, _DET_TRAIN + n_det)
     boxes = write_yolo_split(det_root / "train", train_seeds, TRAIN_DESIGNS, det_cfg, a.workers)
     write_yolo_split(det_root / "val", range(_DET_VAL, _DET_VAL + n_val), TRAIN_DESIGNS, det_cfg, a.workers)
     write_yolo_split(det_root / "heldout", range(_DET_HELD, _DET_HELD + n_held), HELD_OUT, det_cfg, a.workers)
-    data_yaml = det_root / "data.yaml"
-    data_yaml.write_text(
+    (det_root / "data.yaml").write_text(
         f"path: {det_root}\ntrain: train/images\nval: val/images\ntest: heldout/images\nnames:\n  0: corner\n"
     )
-    timings["detector_data_s"] = time.monotonic() - t
-    _log(f"detector data: {boxes} boxes in {timings['detector_data_s']:.0f} s")
+    seconds = time.monotonic() - t
+    _log(f"detector data: {boxes} boxes in {seconds:.0f} s")
+    return {"detector_data_s": seconds, "det_boxes": boxes}
 
+
+def _det_cfg(a: argparse.Namespace) -> SceneConfig:
+    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 170.0 * a.imgsz / 320))
+
+
+def _stage_classifier(
+    a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int, epochs: int
+) -> dict[str, object]:
+    cls_cfg = replace(_det_cfg(a), size=224, card_height=(36.0, 200.0))
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
-    x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers)
-    x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers)
-    x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers)
-    timings["classifier_data_s"] = time.monotonic() - t
-    _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {timings['classifier_data_s']:.0f} s")
+    cache = out / f"crops-{n_cls}-{n_val}-{n_held}.npz"  # same seeds, same crops: reuse them
+    if cache.exists():
+        z = np.load(cache)
+        x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
+    else:
+        x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers)
+        x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers)
+        x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers)
+        np.savez(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
+    data_s = time.monotonic() - t
+    _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {data_s:.0f} s")
 
     from .classifier import evaluate, export_onnx, train_classifier
 
     _log("training the crop classifier")
     t = time.monotonic()
     cls_log: list[dict[str, float]] = []
-    model = train_classifier(x_tr, y_tr, (x_va, y_va), cls_epochs, a.seed, out, a.cls_minutes * 60, cls_log)
-    timings["classifier_train_s"] = time.monotonic() - t
+    model = train_classifier(x_tr, y_tr, (x_va, y_va), epochs, a.seed, out, a.cls_minutes * 60, cls_log)
+    train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
     cls_val = evaluate(model, x_va, y_va)
     _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}")
-    export_onnx(model, export / "corner-classifier.onnx", CROP_SIZE)
+    export_onnx(model, out / "export" / "corner-classifier.onnx", CROP_SIZE)
+    return {
+        "val_acc": cls_val,
+        "heldout_acc": cls_held,
+        "heldout_crops": len(x_ho),
+        "train_crops": len(x_tr),
+        "epochs": cls_log,
+        "classifier_data_s": data_s,
+        "classifier_train_s": train_s,
+    }
 
+
+def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, float]:
+    from ultralytics import YOLO  # type: ignore[attr-defined]
+
+    data_yaml = out / "det" / "data.yaml"
     _log("training the corner detector")
     t = time.monotonic()
     det = YOLO(str(DETECTOR_YAML), task="detect")
     det.train(
         data=str(data_yaml),
-        epochs=det_epochs,
+        epochs=epochs,
         imgsz=a.imgsz,
         batch=16,
         workers=a.workers,
@@ -164,30 +172,33 @@ def main(argv: list[str] | None = None) -> int:
         degrees=0.0,
         mosaic=1.0,
         scale=0.3,
-        close_mosaic=max(1, det_epochs // 5),
+        close_mosaic=max(1, epochs // 5),
         patience=100,
+        warmup_epochs=0.3,  # a time-capped CPU run has few epochs: the default 3-epoch warmup would be all of it
+        val=False,  # per-epoch validation costs a minute a epoch here; held-out designs are scored at the end
         time=a.det_minutes / 60.0,
         verbose=False,
     )
-    timings["detector_train_s"] = time.monotonic() - t
+    train_s = time.monotonic() - t
     weights = out / "detector" / "weights"
     best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
     det = YOLO(str(best))
     held = det.val(data=str(data_yaml), split="test", imgsz=a.imgsz, batch=16, workers=a.workers, plots=False)
-    det_metrics = {
+    metrics = {
         "heldout_precision": float(held.box.mp),
         "heldout_recall": float(held.box.mr),
         "heldout_map50": float(held.box.map50),
         "heldout_map50_95": float(held.box.map),
+        "detector_train_s": train_s,
     }
-    _log(f"detector on held-out designs: {det_metrics}")
+    _log(f"detector on held-out designs: {metrics}")
     onnx_path = Path(det.export(format="onnx", imgsz=a.export_imgsz, opset=17, simplify=False, dynamic=False))
-    shutil.copy(onnx_path, export / "corner-detector.onnx")
+    shutil.copy(onnx_path, out / "export" / "corner-detector.onnx")
+    return metrics
 
-    total = time.monotonic() - t_start
-    timings["total_s"] = total
-    trained = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    manifest = {
+
+def _manifest(a: argparse.Namespace) -> dict[str, object]:
+    return {
         "detector": {
             "file": "corner-detector.onnx",
             "imgsz": a.export_imgsz,
@@ -201,30 +212,77 @@ def main(argv: list[str] | None = None) -> int:
             "input_size": [CROP_SIZE, CROP_SIZE],
             "channels": "RGB",
             "scale": "0..1 float",
-            "crop": "square around the detector box, side = 1.15 x max(w, h), centred",
+            "crop_shape": "square",
+            "crop_scale": 1.15,
             "classes": _classes(),
         },
-        "trained": trained,
+        "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": a.seed,
         "held_out_designs": list(HELD_OUT),
         "train_designs": list(TRAIN_DESIGNS),
     }
-    (export / "models.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    metrics = {
-        "classifier": {"val_acc": cls_val, "heldout_acc": cls_held, "epochs": cls_log, "heldout_crops": len(x_ho)},
-        "detector": det_metrics,
-        "timings_s": timings,
-        "counts": {"det_train": n_det, "det_boxes": boxes, "cls_train_crops": len(x_tr)},
-        "machine": f"{platform.machine()} {os.cpu_count()} CPU, torch {torch.__version__}",
-        "argv": argv if argv is not None else sys.argv[1:],
-    }
-    (export / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
-    _log(f"done in {total / 60:.1f} min; exports in {export}")
-    if a.install:
-        for name in ("corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"):
-            shutil.copy(export / name, MODELS_DIR / name)
-        _log(f"installed into {MODELS_DIR}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the training stages (all by default); returns a process exit status."""
+    a = _args(argv)
+    quick = a.quick
+    det_epochs = a.epochs or (2 if quick else 30)
+    cls_epochs = a.cls_epochs or (1 if quick else 5)
+    n_det = a.det_images or (40 if quick else 1500)
+    n_cls = a.cls_scenes or (60 if quick else 8000)
+    n_val, n_held = (10, 20) if quick else (120, 300)
+    stages = a.stages.split(",") if a.stages else list(STAGES)
+    unknown = [s for s in stages if s not in STAGES]
+    if unknown:
+        print(f"unknown stage(s) {', '.join(unknown)}; stages are {', '.join(STAGES)}", file=sys.stderr)
+        return 2
+    out = a.out.resolve()
+    (out / "export").mkdir(parents=True, exist_ok=True)
+    t_start = time.monotonic()
+    try:
+        import torch
+
+        from . import tv_shim
+
+        tv_shim.install()
+        import ultralytics  # noqa: F401
+    except ImportError as exc:
+        print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
+        return 2
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+
+    if "faces" in stages:
+        _log("rendering and measuring card faces")
+        t = time.monotonic()
+        _faces()
+        _save_part(out, "faces", {"faces_s": time.monotonic() - t})
+    if "detector-data" in stages:
+        _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
+    if "classifier" in stages:
+        _save_part(out, "classifier", _stage_classifier(a, out, n_cls, n_val, n_held, cls_epochs))
+    if "detector" in stages:
+        _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+    if "finish" in stages:
+        export = out / "export"
+        (export / "models.json").write_text(json.dumps(_manifest(a), indent=2) + "\n")
+        parts = {p.stem.removeprefix("part-"): json.loads(p.read_text()) for p in sorted(out.glob("part-*.json"))}
+        metrics = {
+            **parts,
+            "machine": f"{platform.machine()} {os.cpu_count()} CPU, torch {torch.__version__}",
+            "argv": argv if argv is not None else sys.argv[1:],
+        }
+        (export / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+        if a.install:
+            for name in ("corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"):
+                shutil.copy(export / name, MODELS_DIR / name)
+            _log(f"installed into {MODELS_DIR}")
+    _log(f"stages {','.join(stages)} done in {(time.monotonic() - t_start) / 60:.1f} min; exports in {out / 'export'}")
     return 0
+
+
+def _save_part(out: Path, name: str, data: dict[str, object] | dict[str, float]) -> None:
+    (out / f"part-{name}.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
 if __name__ == "__main__":
