@@ -839,7 +839,9 @@ class Hand:
         taken = self._taken
         trump = self._trump
         rules = self.rules
-        simple = not (rules.must_overtake or rules.must_trump_when_void)
+        overtake = rules.must_overtake
+        still_if_trumped = rules.overtake_if_trumped
+        void_rule = rules.must_trump_when_void
         order = _ORDER[self._step]
         leader = self._leader
         seen = self._seen
@@ -868,11 +870,15 @@ class Hand:
                         best_trump = c
                 else:
                     chunk = (hand >> shift) & 8191
-                    if simple and chunk:
+                    if chunk:  # he follows suit; must he go above the best card of the suit?
+                        if overtake and (still_if_trumped or best_trump < 0 or led_suit == trump):
+                            higher = chunk & ~((2 << (best - shift)) - 1)
+                            if higher:
+                                chunk = higher
                         choices = bits13[chunk]
                         c = shift + choices[int(random() * len(choices))]
                     else:
-                        mask = hand if simple else self._legal(hand, (cards[0], best, best_trump))
+                        mask = self._legal(hand, (cards[0], best, best_trump)) if void_rule else hand
                         c = _pick(mask, random())
                     suit = c // 13
                     if suit == led_suit:
