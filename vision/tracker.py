@@ -16,7 +16,7 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
 * **pending cards**: during a still run, detections (corner indices, grouped into physical cards by
   label and distance) that are not a card already reported vote for a reading at their place on the
   mat. A reading is confirmed when it has ``confirm_frames`` votes, ``agreement`` of all the votes
-  there, and a mean confidence of at least ``min_confidence``.
+  there (weighed by confidence), and a mean confidence of at least ``min_confidence``.
 * **confirmed cards** (tracks) that are not seen for ``gone_frames`` still frames have left: a
   :class:`CardRemoved` for each, then a :class:`ZoneCleared` when the zone is empty. On a ``pile``
   zone (Makao) a card that stops being seen has been covered by the next one: no event until the
@@ -59,7 +59,8 @@ class TrackerSettings:
     confirm_frames: int = 3
     """Still frames that must agree on a reading before the card is reported."""
     agreement: float = 0.6
-    """Share of the votes at one place that the winning reading needs."""
+    """Share of the votes at one place that the winning reading needs (votes weighed by their confidence, so a
+    weak misread does not outweigh a confident reading)."""
     min_confidence: float = 0.5
     """Mean recogniser confidence the winning reading needs."""
     min_detection_confidence: float = 0.05
@@ -429,8 +430,8 @@ class CardTracker:
             if best is None:
                 continue
             card, votes, conf = best
-            total = sum(len(v) for v in pending.votes.values())
-            if votes < s.confirm_frames or votes / total < s.agreement or conf < s.min_confidence:
+            share = sum(pending.votes[card]) / max(1e-9, sum(sum(v) for v in pending.votes.values()))
+            if votes < s.confirm_frames or share < s.agreement or conf < s.min_confidence:
                 continue
             state.pending.remove(pending)
             if pending.conflicts * 2 >= pending.frames:
