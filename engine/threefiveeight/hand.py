@@ -23,6 +23,16 @@ Driving a hand from the camera (the controller's path)::
     hand.is_possible(seat, card)           # False if the card was seen already or is proven elsewhere
     hand.is_complete, hand.score()
 
+Before the first card (each step optional at a real table, where the camera may not see it)::
+
+    hand.exchange_due / hand.effective_exchange_due   # who hands whom how many (none in hand 1, Af...)
+    hand.give(giver, receiver, card, back)   # cards shown in the exchange zone; back None if unseen
+    hand.close_exchange()                    # counts and returns are checked (the kitty closes it too)
+    hand.take_kitty(discards or None)        # the declarer's 4 discards, if shown
+    hand.disclosures                         # kitty cards the declarer must show (ucbessekiz)
+
+What may be shown is computed by :mod:`engine.threefiveeight.view` (public and per-seat views).
+
 ``play`` on a checked hand (``strict=True``) raises :class:`~engine.errors.IllegalActionError` for a
 play that is illegal *as far as the engine can tell right now* and leaves the hand unchanged;
 ``strict=False`` (replaying a record) records the violation and goes on. Bots use the trusted integer
