@@ -267,6 +267,8 @@ class Hand:
             self._kitty = 0
         self._exchange_start: list[int] | None = None
         self._exchange_closed = False
+        self._backs_supplied = False  # a return came from outside (a record, the camera)
+        self._due_cache: tuple[Contract | None, dict[tuple[int, int], int]] | None = None
         self._kitty_done = False
         # play state
         self._plays: list[tuple[int, int]] = []  # (seat, card int) in the order seen
@@ -420,7 +422,9 @@ class Hand:
         before = len(self.violations)
         if self._exchange_start is None:
             self._exchange_start = list(self._hand)
-        due = {(d.giver, d.receiver): d.count for d in self.effective_exchange_due}
+        if self._due_cache is None or self._due_cache[0] is not self.contract:
+            self._due_cache = (self.contract, {(d.giver, d.receiver): d.count for d in self.effective_exchange_due})
+        due = self._due_cache[1]
         done = sum(1 for e in self.exchange if (e.giver, e.receiver) == (giver, receiver))
         new: list[Violation] = []
         if done >= due.get((giver, receiver), 0):
@@ -428,7 +432,7 @@ class Hand:
             new.append(self._violation(0, giver, g, "exchange-give", 0,
                 f"{self.name(giver)} may not hand {self.name(receiver)} another card: "
                 f"{owed} {'was' if owed == 1 else 'were'} due"))
-        elif self.rules.exchange_count is ExchangeCount.EXACT:
+        elif self.rules.exchange_count is ExchangeCount.EXACT and len(due) > 1:
             for d in self.effective_exchange_due:  # plus players go in the order of ``plus_order``
                 if d.giver == giver:
                     break
@@ -446,6 +450,8 @@ class Hand:
         b = back_int
         if b is None and self._known[receiver]:
             b = self._required_back(receiver, g)
+        elif b is not None:
+            self._backs_supplied = True
         if b is not None and b != g and not (trump_given and self.rules.trump_exchange_rule
                                              is TrumpExchangeRule.TRUMP_ANY_RETURN):
             if b // 13 != g // 13 or b < g:
@@ -630,8 +636,10 @@ class Hand:
                     self._add_violations([self._violation(0, due.giver, None, "exchange-give", 0,
                         f"{self.name(due.giver)} had to hand {self.name(due.receiver)} {due.count} "
                         f"card{'s' if due.count != 1 else ''}, not {done}")])
-        if self._exchange_start is not None and self.deal is not None:
-            # the deal is known, so every hand was known when the exchange began
+        needed = self._backs_supplied or self.rules.exchange_resolution is not ExchangeResolution.IN_GIVE_ORDER
+        if self._exchange_start is not None and self.deal is not None and needed:
+            # the deal is known, so every hand was known when the exchange began (returns the engine
+            # worked out itself, in give order, are right by construction)
             known = sorted({e.receiver for e in self.exchange})
             self._audit_exchange(known, {r: self._exchange_start[r] for r in known}, 0)
 
