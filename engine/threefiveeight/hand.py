@@ -121,7 +121,8 @@ class Violation:
 
     ``trick`` is the trick (from 1) in which the offending card was played, 0 for the exchange and the
     contract; ``proven_at`` the trick at which the engine could first prove it (equal to ``trick`` in
-    full knowledge); ``card`` the offending card (the evidence, if any, is named in ``reason``).
+    full knowledge); ``card`` the offending card; ``evidence`` the later card that completed the proof
+    in table mode (the 7H of "he played 7H at trick 9 after discarding on hearts at trick 3"), if any.
     """
 
     trick: int
@@ -130,6 +131,7 @@ class Violation:
     rule: str
     proven_at: int
     reason: str
+    evidence: Card | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -139,6 +141,7 @@ class Violation:
             "rule": self.rule,
             "proven_at": self.proven_at,
             "reason": self.reason,
+            **({} if self.evidence is None else {"evidence": str(self.evidence)}),
         }
 
 
@@ -1030,7 +1033,11 @@ class Hand:
             legal = self._legal(known, context)
             proof_t, proof_c = next((lt, lc) for lt, _lp, lc in later if legal >> lc & 1)
             rule, why = self._why(seat, card, known, context, (t, proof_t, proof_c))
-            self._record(Violation(t, seat, CARD_OF[card], rule, max(proof_t, now), why), (t, seat, "play"))
+            self._record(
+                Violation(t, seat, CARD_OF[card], rule, max(proof_t, now), why,
+                          evidence=CARD_OF[proof_c] if proof_t > t else None),
+                (t, seat, "play"),
+            )
 
     def _prove_exchange(self, seat: int, c: int, trick_no: int) -> None:
         """A minus player plays ``c``: if it is of a suit he was handed, above the card handed and above
