@@ -110,8 +110,9 @@ def train_classifier(
     model = CropNet()
     batch = 96
     steps = epochs * math.ceil(len(crops) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=4e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.2)
+    opt = torch.optim.AdamW(model.parameters(), lr=5e-3, weight_decay=5e-4)
+    # a short warmup: a time-capped run may only see a few epochs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps, pct_start=0.05)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     x_all = _to_tensor(crops)
     y_all = torch.from_numpy(labels)

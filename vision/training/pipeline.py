@@ -48,15 +48,23 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=Path("runs/train"), help="work folder (default runs/train)")
     p.add_argument("--quick", action="store_true", help="a tiny smoke run (minutes): checks the pipeline only")
     p.add_argument("--epochs", type=int, default=None, help="detector epochs (default 30 or 2 with --quick)")
-    p.add_argument("--cls-epochs", type=int, default=None, help="classifier epochs (default 5 or 1 with --quick)")
+    p.add_argument("--cls-epochs", type=int, default=None, help="classifier epochs (default 10 or 1 with --quick)")
     p.add_argument("--det-images", type=int, default=None, help="detector training scenes (default 1500)")
-    p.add_argument("--cls-scenes", type=int, default=None, help="scenes cut into classifier crops (default 8000)")
+    p.add_argument("--cls-scenes", type=int, default=None, help="scenes cut into classifier crops (default 3500)")
     p.add_argument("--imgsz", type=int, default=320, help="detector training size (default 320)")
     p.add_argument("--export-imgsz", type=int, default=640, help="detector ONNX input size (default 640)")
-    p.add_argument("--det-minutes", type=float, default=42.0, help="wall-clock cap of detector training")
-    p.add_argument("--cls-minutes", type=float, default=16.0, help="wall-clock cap of classifier training")
+    p.add_argument("--det-minutes", type=float, default=50.0, help="wall-clock cap of detector training")
+    p.add_argument("--cls-minutes", type=float, default=24.0, help="wall-clock cap of classifier training")
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
+    p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
+    p.add_argument("--det-name", default="detector", help="run folder of the detector under --out")
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=0,
+        help="torch threads (default: all cores; 1 when two stages share 2 cores)",
+    )
     p.add_argument(
         "--stages",
         default="",
@@ -108,10 +116,12 @@ def _det_cfg(a: argparse.Namespace) -> SceneConfig:
 def _stage_classifier(
     a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int, epochs: int
 ) -> dict[str, object]:
-    cls_cfg = replace(_det_cfg(a), size=224, card_height=(36.0, 200.0))
+    # Indices 15-60 px tall, as on the table camera and in phone photos: smaller ones are mush when
+    # blown up to 48 px and only slow the classifier down (the detector still learns them).
+    cls_cfg = replace(_det_cfg(a), size=288, card_height=(70.0, 240.0))
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
-    cache = out / f"crops-{n_cls}-{n_val}-{n_held}.npz"  # same seeds, same crops: reuse them
+    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}.npz"  # same seeds, same crops: reuse them
     if cache.exists():
         z = np.load(cache)
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
@@ -151,7 +161,8 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
     data_yaml = out / "det" / "data.yaml"
     _log("training the corner detector")
     t = time.monotonic()
-    det = YOLO(str(DETECTOR_YAML), task="detect")
+    # --det-init continues from a checkpoint of our own earlier run (never downloaded weights)
+    det = YOLO(str(a.det_init or DETECTOR_YAML), task="detect")
     det.train(
         data=str(data_yaml),
         epochs=epochs,
@@ -163,7 +174,7 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
         deterministic=True,
         device="cpu",
         project=str(out),
-        name="detector",
+        name=a.det_name,
         exist_ok=True,
         pretrained=False,
         amp=False,
@@ -180,7 +191,7 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
         verbose=False,
     )
     train_s = time.monotonic() - t
-    weights = out / "detector" / "weights"
+    weights = out / a.det_name / "weights"
     best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
     det = YOLO(str(best))
     held = det.val(data=str(data_yaml), split="test", imgsz=a.imgsz, batch=16, workers=a.workers, plots=False)
@@ -228,9 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     a = _args(argv)
     quick = a.quick
     det_epochs = a.epochs or (2 if quick else 30)
-    cls_epochs = a.cls_epochs or (1 if quick else 5)
+    cls_epochs = a.cls_epochs or (1 if quick else 10)
     n_det = a.det_images or (40 if quick else 1500)
-    n_cls = a.cls_scenes or (60 if quick else 8000)
+    n_cls = a.cls_scenes or (60 if quick else 3500)
     n_val, n_held = (10, 20) if quick else (120, 300)
     stages = a.stages.split(",") if a.stages else list(STAGES)
     unknown = [s for s in stages if s not in STAGES]
@@ -250,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    torch.set_num_threads(a.torch_threads or max(1, os.cpu_count() or 1))
 
     if "faces" in stages:
         _log("rendering and measuring card faces")
