@@ -15,7 +15,7 @@ from engine.cards import Card
 from tests.vision.recognise_models import BLUE, GREEN, RED, write_models
 from vision.detections import Detection
 from vision.recognise import CardVote, ModelError, OnnxRecogniser, cards_in_image
-from vision.recognise.detector import letterbox, tile_windows
+from vision.recognise.detector import letterbox, plan_windows
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,19 +92,30 @@ def test_wide_frames_are_read_as_tiles_with_boxes_in_frame_pixels(tmp_path: Path
 
     centres = sorted(d.center for d in OnnxRecogniser(models, tile="auto").detect(frame))
 
-    assert tile_windows(720, 1280, 320, "auto") == [(0, 0, 720, 720), (560, 0, 720, 720)]
+    assert plan_windows(720, 1280, 320, 320, "auto") == ([(0, 0, 720, 720), (560, 0, 720, 720)], 320)
     assert centres == [pytest.approx((360, 360), abs=1.0), pytest.approx((920, 360), abs=1.0)]
 
 
 def test_frames_are_shown_at_the_training_scale_inside_a_larger_graph(tmp_path: Path) -> None:
-    # Trained at 160, exported at 320: a 1280x720 frame is scaled to 160x90 and centred in the 320
-    # square (scale 1/8, padding 80 left and 115 above), so the box at (160, 160) is the frame's centre.
+    # Trained at 160, exported at 320: a 640x640 frame is scaled to 160x160 and centred in the 320
+    # square (scale 1/4, padding 80 all round), so the box at (160, 160) is the frame's centre.
     models = write_models(tmp_path, imgsz=320, train_imgsz=160, boxes=[(160, 160, 10, 20, 0.9)])
-    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame = np.zeros((640, 640, 3), np.uint8)
 
-    (detection,) = OnnxRecogniser(models, tile="off").detect(frame)
+    (detection,) = OnnxRecogniser(models).detect(frame)
 
-    assert detection.box == pytest.approx((600, 280, 680, 440), abs=1.0)
+    assert detection.box == pytest.approx((300, 280, 340, 360), abs=1.0)
+
+
+def test_a_wide_frame_at_training_scale_is_read_whole_when_it_fits_the_graph(tmp_path: Path) -> None:
+    # 1280x720 with its short side at 160 is 284x160, centred in the 320 graph (scale 0.222).
+    models = write_models(tmp_path, imgsz=320, train_imgsz=160, boxes=[(160, 160, 10, 20, 0.9)])
+    recogniser = OnnxRecogniser(models)
+
+    (detection,) = recogniser.detect(np.zeros((720, 1280, 3), np.uint8))
+
+    assert detection.center == pytest.approx((640, 360), abs=1.5)
+    assert detection.box[2] - detection.box[0] == pytest.approx(10 / (284 / 1280), abs=1.0)
 
 
 def test_a_dynamic_detector_runs_at_the_training_size(tmp_path: Path) -> None:
@@ -116,9 +127,12 @@ def test_a_dynamic_detector_runs_at_the_training_size(tmp_path: Path) -> None:
     assert detection.box[2] - detection.box[0] == pytest.approx(16, abs=1.0)
 
 
-def test_square_frames_near_the_detector_size_are_not_tiled() -> None:
-    assert tile_windows(640, 640, 640, "auto") == [(0, 0, 640, 640)]
-    assert tile_windows(720, 1280, 640, "off") == [(0, 0, 1280, 720)]
+def test_square_frames_are_never_tiled_and_wide_ones_only_when_the_graph_is_too_small() -> None:
+    assert plan_windows(640, 640, 640, 320, "auto") == ([(0, 0, 640, 640)], 320)
+    # 1280x720 at training scale 320 is 569x320: it fits a 640 graph whole, so one run reads it.
+    assert plan_windows(720, 1280, 640, 320, "auto") == ([(0, 0, 1280, 720)], 569)
+    assert plan_windows(720, 1280, 320, 320, "off") == ([(0, 0, 1280, 720)], 320)
+    assert len(plan_windows(720, 1280, 640, 320, "on")[0]) == 2
 
 
 def test_letterbox_pads_a_wide_image_above_and_below() -> None:

@@ -7,9 +7,9 @@ coordinates.
 
 Frames are shown to the detector at the scale it was trained at (``train_imgsz`` in the manifest),
 so a full frame's cards look as large to it as the training scenes' cards did, whatever size the
-graph was exported at. A wide camera frame (1280x720) letterboxed whole shrinks its corner indices
-further; with ``tile="auto"`` such frames are read as overlapping square tiles instead. NMS is
-OpenCV's (``cv2.dnn.NMSBoxes``), not hand-written.
+graph was exported at: the frame's short side is scaled to the training size. A wide frame at that
+scale is read in one run when it fits the graph, and as overlapping square tiles when it does not
+(:func:`plan_windows`). NMS is OpenCV's (``cv2.dnn.NMSBoxes``), not hand-written.
 """
 
 from __future__ import annotations
@@ -72,22 +72,29 @@ def letterbox(bgr: np.ndarray, size: int, fit: int | None = None) -> tuple[np.nd
     return tensor, Letterbox(scale=scale, pad_x=left, pad_y=top)
 
 
-def tile_windows(height: int, width: int, size: int, mode: TileMode) -> list[tuple[int, int, int, int]]:
-    """The windows ``(x, y, w, h)`` the detector reads for a frame of this size.
+Window = tuple[int, int, int, int]
 
-    One window (the whole frame) unless tiling applies: ``on`` always tiles, ``auto`` tiles frames
-    whose long side exceeds 1.5 detector sizes and is at least 1.3 times the short side. Tiles are
-    squares as tall as the short side, spread along the long side to overlap by at least a fifth.
+
+def plan_windows(height: int, width: int, size: int, fit: int, mode: TileMode) -> tuple[list[Window], int]:
+    """The windows ``(x, y, w, h)`` the detector reads for a frame, and the square each is fitted into.
+
+    The aim is to show the detector the frame at its training scale: the frame's short side as large
+    as ``fit``. A whole frame at that scale fits a larger graph when the frame is not too wide (a
+    1280x720 frame at training scale 320 is 569x320, inside a 640 graph): then it is read in one run.
+    Otherwise (``auto``), or always (``on``), the frame is read as square tiles as tall as its short
+    side, spread along the long side to overlap by at least a fifth, each fitted into ``fit``.
+    ``off`` reads the whole frame once, as large as the graph allows up to the training scale.
     """
     long_side, short_side = max(height, width), min(height, width)
-    wanted = mode == "on" or (mode == "auto" and long_side > 1.5 * size and long_side >= 1.3 * short_side)
-    if not wanted or long_side <= short_side:
-        return [(0, 0, width, height)]
+    whole = fit * long_side / short_side
+    single = (0, 0, width, height)
+    if long_side == short_side or mode == "off" or (mode == "auto" and whole <= 1.05 * size):
+        return [single], min(size, round(whole))
     count = max(2, math.ceil((long_side - short_side) / (0.8 * short_side)) + 1)
     starts = [round(i * (long_side - short_side) / (count - 1)) for i in range(count)]
     if width >= height:
-        return [(x, 0, short_side, short_side) for x in starts]
-    return [(0, y, short_side, short_side) for y in starts]
+        return [(x, 0, short_side, short_side) for x in starts], fit
+    return [(0, y, short_side, short_side) for y in starts], fit
 
 
 class CornerDetector:
@@ -129,11 +136,11 @@ class CornerDetector:
     def boxes(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Corner boxes ``(n, 4)`` as x1, y1, x2, y2 in ``bgr``'s pixels, and their scores ``(n,)``."""
         height, width = bgr.shape[:2]
-        windows = tile_windows(height, width, self.fit, self.tile)
+        windows, fit = plan_windows(height, width, self.size, self.fit, self.tile)
         all_boxes: list[np.ndarray] = []
         all_scores: list[np.ndarray] = []
         for x, y, w, h in windows:
-            boxes, scores = self._read_window(bgr[y : y + h, x : x + w])
+            boxes, scores = self._read_window(bgr[y : y + h, x : x + w], fit)
             if len(windows) > 1 and len(boxes):
                 # A box cut by an inner tile edge is seen whole by the neighbouring tile: drop the stump.
                 inner = _touches_inner_edge(boxes, x, y, w, h, width, height)
@@ -151,8 +158,8 @@ class CornerDetector:
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
         return boxes, scores
 
-    def _read_window(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        tensor, mapping = letterbox(bgr, self.size, self.fit)
+    def _read_window(self, bgr: np.ndarray, fit: int) -> tuple[np.ndarray, np.ndarray]:
+        tensor, mapping = letterbox(bgr, self.size, fit)
         output = self.session.run(None, {self.input_name: tensor})[0]
         expected = 4 + self.num_classes
         if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != expected:
