@@ -126,6 +126,8 @@ class _Stats:
     player_corrections: int = 0
     entered: int = 0
     replaced: int = 0
+    picked_by_button: int = 0
+    first_time_right: int = 0
 
 
 class Demo:
@@ -353,17 +355,22 @@ class Demo:
     def _play_until_accepted(self, action: Place, referee: Any, renderer: Any,
                              process: Callable[[list[Any]], None], settle: Callable[..., bool],
                              accepted_before: int, asks_before: int, RPlace: Any, RPickUp: Any) -> None:
-        """Wait for the table to take the card; re-place, correct or enter it like a player would."""
+        """Wait for the table to take the card; pick, re-place, correct or enter it like a player would."""
         for attempt in range(self.opts.max_retries + 1):
             def answered(acc: int = accepted_before, asks: int = asks_before) -> bool:
                 return (len(self.heard.of(CardAccepted)) > acc
                         or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks)
 
             settle(answered, 10)
+            if len(self.heard.of(CardAccepted)) == accepted_before and self._pick_with_button(action, referee):
+                self.stats.picked_by_button += 1
             accepted = self.heard.of(CardAccepted)[accepted_before:]
             if accepted:
                 card = accepted[-1].card
                 if card == action.card:
+                    if attempt == 0 and accepted[-1].corrected_from is None and len(accepted) == 1 \
+                            and len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) == asks_before:
+                        self.stats.first_time_right += 1
                     return
                 # The table announced the wrong card: the player takes it back and places it again.
                 self.stats.misreads += 1
@@ -379,6 +386,17 @@ class Demo:
         # Still not read: the operator enters it.
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
+
+    def _pick_with_button(self, action: Place, referee: Any) -> bool:
+        """The table could not read the card and offers its guesses: the player picks his card with the
+        button (short presses to reach it, a long press to accept) when it is among them."""
+        guesses = getattr(referee, "unreadable", {}).get(action.where)
+        if not guesses or action.card not in guesses:
+            return False
+        for _ in range(guesses.index(action.card) + 1):
+            referee.submit(SeatButton(action.seat, Press.SHORT))
+        referee.submit(SeatButton(action.seat, Press.LONG))
+        return True
 
     # ------------------------------------------------------------------ the report
 
@@ -417,7 +435,7 @@ class Demo:
             "recogniser": self.recogniser_label,
             "hands": n_hands,
             "cards_played": len(true_plays),
-            "cards_recognised": sum(1 for a in accepted if a.corrected_from is None) - self.stats.misreads,
+            "cards_recognised": self.stats.first_time_right,
             "misreads": self.stats.misreads,
             "misreads_uncorrected": sum(1 for a, b in zip(got_plays, true_plays, strict=False) if a != b)
             + abs(len(got_plays) - len(true_plays)),
@@ -425,6 +443,7 @@ class Demo:
             "candidate_fallbacks": len(corrected),
             "unreadable": len(heard.of(AskReplace)),
             "replaced_by_player": self.stats.replaced,
+            "picked_by_button": self.stats.picked_by_button,
             "entered_by_operator": self.stats.entered,
             "rejected": len(heard.of(CardRejected)),
             "tricks": len(true_winners),
@@ -457,6 +476,7 @@ class Demo:
             "candidate_fallbacks": len(corrected),
             "unreadable": len(self.heard.of(AskReplace)),
             "replaced_by_player": self.stats.replaced,
+            "picked_by_button": self.stats.picked_by_button,
             "entered_by_operator": self.stats.entered,
             "rejected": len(self.heard.of(CardRejected)),
             "announce_latency_ms": {"p50": _percentile(self.stats.latencies, 50),
@@ -483,7 +503,6 @@ class Demo:
         true_cards = sum(len(a.cards) for _s, a in truth.turns if isinstance(a, MakaoPlay))
         over = self.heard.of(GameOver)
         outcome = truth.game.outcome()
-        accepted = self.heard.of(CardAccepted)
         return {
             "game": "makao",
             "preset": self.preset,
@@ -492,7 +511,7 @@ class Demo:
             "hands": 1,
             "turns": len(record["turns"]),
             "cards_played": true_cards,
-            "cards_recognised": sum(1 for a in accepted if a.corrected_from is None) - self.stats.misreads,
+            "cards_recognised": self.stats.first_time_right,
             "misreads_uncorrected": 0 if record["turns"] == true_record["turns"] else
             sum(1 for a, b in zip(record["turns"], true_record["turns"], strict=False) if a != b) or 1,
             "tricks": 0,
