@@ -39,7 +39,7 @@ def test_demo_refuses_bad_options_with_a_message() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "models.json").exists(), reason="trained models not present")
+@pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "corner-detector.onnx").exists(), reason="trained models not present")
 def test_default_demo_with_the_trained_models(tmp_path: Path) -> None:
     report_path = tmp_path / "report.json"
     res = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "--headless", "--quiet",
