@@ -314,7 +314,9 @@ class CardTracker:
             still_zones.append(state)
         for state in still_zones:
             events += self._confirm(state, frame)
-        busy = any(motion.values()) or any(st.pending for st in self.zones.values())
+        busy = any(motion.values()) or any(
+            not self._explained(st, p) for st in self.zones.values() for p in st.pending
+        )
         for state in still_zones:
             events += self._retire(state, frame, busy)
         for state in still_zones:
@@ -396,6 +398,17 @@ class CardTracker:
                     state.pending.remove(b)
                     merged = True
                     break
+
+    def _explained(self, state: _ZoneState, pending: _Pending) -> bool:
+        """On a play zone (one card at a time), readings that all lie on the card already reported there
+        (within a card's diagonal of its corners) are that card misread, not something unreadable."""
+        if state.zone.kind != "play":
+            return False
+        reach = 1.05 * float(np.hypot(*CARD_SIZE_MM))
+        return any(
+            t.missing < self.settings.gone_frames and all(_close([p], t.points, reach) for p in pending.points)
+            for t in state.tracks
+        )
 
     def _other_corner_of_track(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
         """A lone corner at a card's diagonal from the one seen corner of a reported card, on a play zone
@@ -496,7 +509,7 @@ class CardTracker:
         guesses: dict[Card, float] = {}
         weak = False
         for pending in state.pending:
-            if pending.conflicts * 2 >= pending.frames:
+            if pending.conflicts * 2 >= pending.frames or self._explained(state, pending):
                 continue
             if pending.frames >= max(s.confirm_frames, state.still_run // 2):
                 weak = True
