@@ -60,6 +60,7 @@ class TrackerScore:
     missed: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    """Played cards reported as another card (misreads; counted in ``missed`` too, not in ``false_events``)."""
     false_events: list[str] = field(default_factory=list)
     latencies: list[int] = field(default_factory=list)
     """Frames from the frame the card became still to the frame that confirmed it (0 = same frame)."""
@@ -87,6 +88,7 @@ class TrackerScore:
             "zone_clears_expected": self.clears_expected,
             "zone_clears_missed": self.clears_missed,
             "unreadable_events": self.unreadable,
+            "unreadable_with_no_card": sum(1 for e in self.false_events if e.startswith("UnreadableCard")),
             "ok": self.ok,
         }
 
@@ -128,6 +130,14 @@ def score_events(
             if extra is not first:
                 used.add(id(extra))
                 score.duplicates.append(f"{t.card} in {t.zone} reported again at frame {extra.frame}")
+    # a played card reported as another card, in its zone at its time: a misread (the recogniser's doing)
+    for t in truth:
+        if t.kind != "placed" or not any(m.startswith(f"placed {t.card} in {t.zone} ") for m in score.missed):
+            continue
+        other = [e for e in placed if id(e) not in used and e.zone == t.zone and abs(e.frame - t.still_frame) <= window]
+        if other:
+            used.add(id(other[0]))
+            score.wrong.append(f"{t.card} in {t.zone} (still at frame {t.still_frame}) reported as {other[0].card}")
     reported: list[CardPlaced | CardMoved] = [*placed, *moved]
     for e in reported:
         if id(e) not in used:
@@ -143,12 +153,24 @@ def score_events(
     for ev in events:
         if isinstance(ev, UnreadableCard):
             score.unreadable += 1
-            score.false_events.append(f"UnreadableCard in {ev.zone} at frame {ev.frame}")
+            if not _card_lies(truth, ev.zone, ev.frame):
+                score.false_events.append(f"UnreadableCard in {ev.zone} at frame {ev.frame} with no card there")
         elif isinstance(ev, CardRemoved | ZoneCleared) and not any(
             z == ev.zone and f - 5 <= ev.frame for z, f in removed_ok
         ):
             score.false_events.append(f"{type(ev).__name__} in {ev.zone} at frame {ev.frame} with nothing taken")
     return score
+
+
+def _card_lies(truth: Sequence[TruthEvent], zone: str, frame: int) -> bool:
+    """Whether a played card lay in ``zone`` at ``frame`` (placed at most 60 frames before, not yet taken)."""
+    for t in truth:
+        if t.kind in ("placed", "moved") and t.zone == zone and frame - 60 <= t.still_frame <= frame + 5:
+            taken = [u for u in truth if u.kind in ("cleared", "removed") and u.zone == zone
+                     and t.still_frame < u.still_frame <= frame]
+            if not taken:
+                return True
+    return False
 
 
 def _zone(event: CardPlaced | CardMoved) -> str:

@@ -120,6 +120,6 @@ def run(args: argparse.Namespace) -> int:
     }
     print(json.dumps(result, indent=2))
     if args.list_errors:
-        for line in score.missed + score.false_events:
+        for line in score.missed + score.wrong + score.false_events:
             print(line, file=sys.stderr)
     return 0 if score.ok else 1
