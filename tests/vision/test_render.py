@@ -87,15 +87,17 @@ def test_synthetic_source_and_demo_script():
 
 
 def test_scorer_tells_misreads_late_cards_and_false_events_apart():
-    from vision.events import CardPlaced, UnreadableCard, ZoneCleared
+    from vision.events import CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
     from vision.render.table import TruthEvent
     from vision.render.truth import score_events
 
     truth = [TruthEvent("placed", "seat0", C("QS"), 10, 1.0), TruthEvent("placed", "seat1", C("7H"), 20, 2.0),
              TruthEvent("placed", "seat2", C("2C"), 30, 3.0), TruthEvent("cleared", "seat0", None, 40, 4.0)]
-    events = [CardPlaced("seat0", C("QS"), 0.9, frame=11), CardPlaced("seat1", C("7D"), 0.8, frame=21),
-              CardPlaced("seat2", C("2C"), 0.9, frame=36), UnreadableCard("seat0", frame=14),
-              CardPlaced("seat0", C("AS"), 0.9, frame=90), ZoneCleared("seat0", frame=41)]
+    events: list[VisionEvent] = [
+        CardPlaced("seat0", C("QS"), 0.9, frame=11), CardPlaced("seat1", C("7D"), 0.8, frame=21),
+        CardPlaced("seat2", C("2C"), 0.9, frame=36), UnreadableCard("seat0", frame=14),
+        CardPlaced("seat0", C("AS"), 0.9, frame=90), ZoneCleared("seat0", frame=41),
+    ]
     score = score_events(truth, events)
     assert score.confirmed_once == 2 and score.latencies == [1, 6] and score.late == 1
     assert score.wrong == ["7H in seat1 (still at frame 20) reported as 7D"]
