@@ -176,7 +176,7 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
         project=str(out),
         name=a.det_name,
         exist_ok=True,
-        pretrained=False,
+        pretrained=a.det_init is not None,  # False would rebuild from the yaml, dropping --det-init's weights
         amp=False,
         plots=False,
         fliplr=0.0,
