@@ -103,16 +103,20 @@ def train_classifier(
     out: Path,
     time_limit_s: float,
     log: list[dict[str, float]],
+    init: Path | None = None,
+    max_lr: float = 5e-3,
 ) -> CropNet:
     """Train with AdamW + one-cycle LR + label smoothing; keeps the best model on ``val``."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = CropNet()
+    if init is not None:  # continue from our own earlier checkpoint
+        model.load_state_dict(torch.load(init, weights_only=True))
     batch = 96
     steps = epochs * math.ceil(len(crops) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=5e-3, weight_decay=5e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=5e-4)
     # a short warmup: a time-capped run may only see a few epochs
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps, pct_start=0.05)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps, pct_start=0.05)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     x_all = _to_tensor(crops)
     y_all = torch.from_numpy(labels)

@@ -59,6 +59,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
     p.add_argument("--det-name", default="detector", help="run folder of the detector under --out")
+    p.add_argument("--cls-init", type=Path, default=None, help="continue the classifier from this state dict (.pt)")
+    p.add_argument("--cls-lr", type=float, default=5e-3, help="classifier peak learning rate (default 5e-3)")
     p.add_argument(
         "--torch-threads",
         type=int,
@@ -138,7 +140,9 @@ def _stage_classifier(
     _log("training the crop classifier")
     t = time.monotonic()
     cls_log: list[dict[str, float]] = []
-    model = train_classifier(x_tr, y_tr, (x_va, y_va), epochs, a.seed, out, a.cls_minutes * 60, cls_log)
+    model = train_classifier(
+        x_tr, y_tr, (x_va, y_va), epochs, a.seed, out, a.cls_minutes * 60, cls_log, a.cls_init, a.cls_lr
+    )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
     cls_val = evaluate(model, x_va, y_va)
