@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     total = {
         "hands": sum(r["hands"] for r in runs),
         "cards_played": sum(r["cards_played"] for r in runs),
+        "cards_recognised": sum(r["cards_recognised"] for r in runs),
         "tricks": sum(r["tricks"] for r in runs),
         "tricks_correct": sum(r["tricks_correct"] for r in runs),
         "misreads": sum(r["misreads"] for r in runs),
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         "candidate_fallbacks": sum(r["candidate_fallbacks"] for r in runs),
         "unreadable": sum(r["unreadable"] for r in runs),
         "replaced_by_player": sum(r["replaced_by_player"] for r in runs),
+        "picked_by_button": sum(r.get("picked_by_button", 0) for r in runs),
         "entered_by_operator": sum(r["entered_by_operator"] for r in runs),
         "records_pass_check_with_same_scores": all(r["check_agrees"] and r["scores"] == r["true_scores"]
                                                    for r in runs),
