@@ -26,6 +26,7 @@ from controller.announcements import Announcer, LogOutput, PrinterOutput, Speech
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.referee.base import Referee
+from controller.systemd_notify import Notifier
 
 __all__ = ["Table", "build_referee", "save_record"]
 
@@ -60,6 +61,8 @@ class Table:
     def __init__(self, cfg: TableConfig, *, hardware: bool = True, feed: bool = True, console: bool = False,
                  journal: bool = True, printer: bool = True) -> None:
         self.cfg = cfg
+        #: systemd's Type=notify: READY once the pipeline runs, WATCHDOG pings per frame (no-op outside systemd).
+        self.notifier = Notifier()
         self.inputs: queue.Queue[Any] = queue.Queue()
         self.stop_event = threading.Event()
         self.closers: list[Callable[[], None]] = []
@@ -157,7 +160,9 @@ class Table:
         if calibration is not None:
             calibrator.calibration = calibration
         frames = 0
+        self.notifier.ready(f"refereeing table {self.cfg.table.id}")
         for frame in source:
+            self.notifier.ping()
             if self.stop_event.is_set():
                 break
             new = calibrator.update(frame.index, frame.image)
@@ -189,6 +194,7 @@ class Table:
 
     def close(self) -> Path:
         """Write the record, close outputs and inputs in reverse order; returns the record's path."""
+        self.notifier.stopping()
         path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
         if self.referee.is_over and self.journal is not None:
             self.journal.reset()  # the next start begins a new game; the old journal stays as .done

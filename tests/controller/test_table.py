@@ -112,3 +112,27 @@ def test_replay_of_a_folder_of_frames_with_the_trained_models(tmp_path: Path) ->
     record = json.loads(next((tmp_path / "records").glob("*.json")).read_text())
     want = [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
     assert record["hands"][0]["plays"] == want
+
+
+def test_the_table_tells_systemd_it_is_ready_and_stopping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cardtable.service is Type=notify: without READY=1 systemd would kill the table at start-up."""
+    import socket
+
+    sock_path = tmp_path / "notify.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(sock_path))
+    server.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(sock_path))
+    cfg = parse_config({
+        "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+        "records": {"dir": str(tmp_path / "records")},
+    })
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    layout = layout_for("358")
+    recogniser = TruthRecogniser()
+    table.run([], recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal),
+              calibrator=Calibrator(layout))
+    assert server.recv(4096).decode().startswith("READY=1")
+    table.close()
+    assert server.recv(4096).decode() == "STOPPING=1"
+    server.close()
