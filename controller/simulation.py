@@ -40,8 +40,8 @@ CONTRACT_ORDER = ("S", "H", "D", "C", "NT", "MISERE")
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
-    """A player lays ``card`` face up in ``zone`` (``seatN`` by default)."""
+class _CardInZone:
+    """A seat's card and the zone it is in (``seatN`` unless another zone is named)."""
 
     seat: int
     card: Card
@@ -53,16 +53,13 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
-class Pick:
+class Place(_CardInZone):
+    """A player lays ``card`` face up in ``zone`` (``seatN`` by default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(_CardInZone):
     """A shown card is taken back into the hand."""
-
-    seat: int
-    card: Card
-    zone: str = ""
-
-    @property
-    def where(self) -> str:
-        return self.zone or f"seat{self.seat}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -251,16 +251,7 @@ class MakaoGame:
         if rules.starter is StarterRule.TURN_UNTIL_PLAIN:
             while rules.is_functional(starter[-1]) and rest:
                 starter.append(rest.pop(0))
-        return cls(
-            rules,
-            players,
-            knowledge=Knowledge.FULL,
-            starter=starter,
-            hands=hands,
-            stock_top_first=rest,
-            first=first,
-            reshuffle_seed=seed,
-        )
+        return cls.from_deal(rules, players, hands, starter, rest, first=first, reshuffle_seed=seed)
 
     @classmethod
     def from_deal(
