@@ -484,6 +484,20 @@ class Hand:
         self.exchange.append(ExchangeStep(giver, receiver, CARD_OF[g], None if b is None else CARD_OF[b]))
         return tuple(self.violations[before:])
 
+    def push_exchange(self, giver: int, receiver: int, g: int) -> None:
+        """Trusted path (bots, the benchmark): ``giver`` hands card int ``g`` to ``receiver``, who
+        returns what the rule demands. Nothing is checked; every hand must be known (full mode).
+        The state is the same as :meth:`give_int` leaves after a legal give."""
+        hands = self._hand
+        if self._exchange_start is None:
+            self._exchange_start = list(hands)
+        b = self._required_back(receiver, g)
+        if b != g:
+            both = (1 << g) | (1 << b)
+            hands[giver] ^= both
+            hands[receiver] ^= both
+        self.exchange.append(ExchangeStep(giver, receiver, CARD_OF[g], CARD_OF[b]))
+
     def _place(self, card: int, holder: int) -> None:
         """``card`` is known to be with ``holder``: no unknown seat can hold it."""
         for s in range(3):
@@ -863,6 +877,8 @@ class Hand:
         overtake = rules.must_overtake
         still_if_trumped = rules.overtake_if_trumped
         void_rule = rules.must_trump_when_void
+        overtrump = rules.must_overtrump
+        trump_shift = 13 * trump if trump is not None else 0
         order = _ORDER[self._step]
         leader = self._leader
         seen = self._seen
@@ -898,9 +914,20 @@ class Hand:
                                 chunk = higher
                         choices = bits13[chunk]
                         c = shift + choices[int(random() * len(choices))]
+                    elif void_rule and trump is not None and (hand >> trump_shift) & 8191:
+                        trumps = (hand >> trump_shift) & 8191  # void: he must trump (and overtrump?)
+                        if overtrump and best_trump >= 0:
+                            over = trumps & ~((2 << (best_trump - trump_shift)) - 1)
+                            if over:
+                                choices = bits13[over]
+                                c = trump_shift + choices[int(random() * len(choices))]
+                            else:
+                                c = _pick(hand, random())
+                        else:
+                            choices = bits13[trumps]
+                            c = trump_shift + choices[int(random() * len(choices))]
                     else:
-                        mask = self._legal(hand, (cards[0], best, best_trump)) if void_rule else hand
-                        c = _pick(mask, random())
+                        c = _pick(hand, random())
                     suit = c // 13
                     if suit == led_suit:
                         if c > best:

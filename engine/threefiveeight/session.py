@@ -74,7 +74,11 @@ class Session:
         self.strict = strict
         self.hands: list[Hand] = []
         self._outcome: tuple[tuple[object, ...], Outcome] | None = None
-        self._scored: tuple[tuple[object, ...], list[Hand]] | None = None
+        # Hands before the last are complete and never change (new_hand insists): which of them count,
+        # and the first twelve-trick hand among them, are kept as the game grows instead of recomputed.
+        self._counted: list[Hand] = []
+        self._counted_upto = 0
+        self._twelve: Hand | None = None
 
     # ------------------------------------------------------------------ the next hand
 
@@ -142,10 +146,11 @@ class Session:
             dealer = expected_dealer
         if dealer is None and rules.targets_layout is not TargetsLayout.BY_2C_THEN_ROTATE:
             dealer = eight if rules.targets_layout is TargetsLayout.DEALER_8 else (eight - step) % 3
-        number = len(self.scored_hands) + 1
+        scored = self._scored_list()
+        number = len(scored) + 1
         contracts_left = None
         if rules.contract_quota:
-            used = {h.contract for h in self.scored_hands if h.eight == eight}
+            used = {h.contract for h in scored if h.eight == eight}
             contracts_left = frozenset(rules.contracts - used)
         hand = Hand(
             rules,
@@ -153,7 +158,7 @@ class Session:
             number=number,
             dealer=dealer,
             deal=deal,
-            exchange_due=self._exchange_due(eight, number),
+            exchange_due=self._exchange_due(eight, number, scored),
             contracts_left=contracts_left,
             players=self.players,
             strict=self.strict,
@@ -161,9 +166,8 @@ class Session:
         self.hands.append(hand)
         return hand
 
-    def _exchange_due(self, eight: int, number: int) -> tuple[ExchangeDue, ...]:
+    def _exchange_due(self, eight: int, number: int, scored: list[Hand]) -> tuple[ExchangeDue, ...]:
         rules = self.rules
-        scored = self.scored_hands
         if not scored or self._is_af(number):
             return ()
         prev = scored[-1]
@@ -204,13 +208,25 @@ class Session:
 
     @property
     def scored_hands(self) -> list[Hand]:
-        """The complete hands that count (passes left out). Earlier hands are complete (new_hand
-        insists), so only the last one can change: the list is cached on it."""
-        last = self.hands[-1] if self.hands else None
-        key = (len(self.hands), last, last.is_complete if last else False, last.contract if last else None)
-        if self._scored is None or self._scored[0] != key:
-            self._scored = (key, [h for h in self.hands if h.contract is not Contract.PASS and h.score() is not None])
-        return list(self._scored[1])
+        """The complete hands that count (passes left out)."""
+        return self._scored_list()
+
+    def _scored_list(self) -> list[Hand]:
+        # Earlier hands are complete (new_hand insists), so only the last one can change.
+        hands = self.hands
+        upto = len(hands) - 1
+        if self._counted_upto > upto:  # hands were taken away behind our back: start again
+            self._counted, self._counted_upto, self._twelve = [], 0, None
+        while self._counted_upto < upto:
+            h = hands[self._counted_upto]
+            self._counted_upto += 1
+            if _counts(h):
+                self._counted.append(h)
+                if self._twelve is None and max(h._taken) >= 12:
+                    self._twelve = h
+        if hands and _counts(hands[-1]):
+            return [*self._counted, hands[-1]]
+        return list(self._counted)
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -243,10 +259,12 @@ class Session:
             disqualified = tuple(sorted({v.seat for h in self.hands for v in h.violations
                                          if v.rule == "exchange-return"}))
         if rules.twelve_trick_win:
-            for h in scored:
-                best = max(h.taken)
-                if best >= 12:
-                    return Outcome(h.taken.index(best), "twelve-tricks", disqualified)
+            twelve = self._twelve
+            if twelve is None and scored and scored[-1] is self.hands[-1] and max(scored[-1]._taken) >= 12:
+                twelve = scored[-1]
+            if twelve is not None:
+                best = max(twelve.taken)
+                return Outcome(twelve.taken.index(best), "twelve-tricks", disqualified)
         if rules.game_length is None or len(scored) < rules.game_length:
             return Outcome(None, None, disqualified)
         totals = self.totals
@@ -311,3 +329,8 @@ def _lowest_club_holder(deal: Deal) -> int | None:
         if c in holder:
             return holder[c]
     return None
+
+
+def _counts(hand: Hand) -> bool:
+    """A hand counts in the standings once it is complete and not a pass."""
+    return hand.contract is not Contract.PASS and hand.score() is not None
