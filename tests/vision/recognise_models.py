@@ -53,10 +53,19 @@ def detector_model(
     _save(graph, path)
 
 
-def classifier_model(path: Path, size: tuple[int, int], *, fixed_batch: bool = False, softmax: bool = False) -> None:
-    """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``."""
-    weights = np.zeros((3, len(CLASSES)), np.float32)
+def classifier_model(
+    path: Path, size: tuple[int, int], *, fixed_batch: bool = False, softmax: bool = False, reject: bool = False
+) -> None:
+    """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``.
+
+    With ``reject`` a 53rd class, "not an index", wins for light grey and white crops (every channel
+    high), like the shipped classifier's reject class.
+    """
+    classes = len(CLASSES) + (1 if reject else 0)
+    weights = np.zeros((3, classes), np.float32)
     weights[0, 0] = weights[1, 1] = weights[2, 2] = 20.0
+    if reject:
+        weights[:, -1] = 8.0
     last = "probs" if softmax else "output0"
     nodes = [
         helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
@@ -70,7 +79,7 @@ def classifier_model(path: Path, size: tuple[int, int], *, fixed_batch: bool = F
         nodes,
         "classifier",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size[0], size[1]])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, len(CLASSES)])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, classes])],
         initializer=[numpy_helper.from_array(weights, "weights")],
     )
     _save(graph, path)
@@ -87,17 +96,21 @@ def write_models(
     manifest_extra: dict[str, object] | None = None,
     train_imgsz: int | None = None,
     dynamic: bool = False,
+    reject: bool = False,
 ) -> Path:
     """Both models and their ``models.json`` in ``directory``; returns the directory."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [], dynamic)
-    classifier_model(directory / "corner-classifier.onnx", crop, fixed_batch=fixed_batch, softmax=softmax)
+    classifier_model(
+        directory / "corner-classifier.onnx", crop, fixed_batch=fixed_batch, softmax=softmax, reject=reject
+    )
     classifier: dict[str, object] = {
         "file": "corner-classifier.onnx",
         "input_size": list(crop),
         "channels": "RGB",
         "scale": "0..1 float",
-        "classes": CLASSES,
+        "classes": [*CLASSES, "none"] if reject else CLASSES,
+        **({"reject_class": "none"} if reject else {}),
         **(manifest_extra or {}),
     }
     detector: dict[str, object] = {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]}

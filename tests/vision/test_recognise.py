@@ -171,6 +171,30 @@ def test_manifest_errors_name_the_field(tmp_path: Path) -> None:
         OnnxRecogniser(models)
 
 
+def test_finds_the_classifier_rejects_are_dropped_and_never_named_as_cards(tmp_path: Path) -> None:
+    # Two finds: a red index and a white blob (a pip or glare) that the classifier calls "not an index".
+    models = write_models(tmp_path, imgsz=100, boxes=[(20, 20, 10, 10, 0.8), (80, 80, 10, 10, 0.7)], reject=True)
+    image = np.full((200, 200, 3), 60, np.uint8)
+    paint(image, (40, 40), (24, 24), (0, 0, 255))  # red
+    paint(image, (160, 160), (24, 24), (255, 255, 255))  # white
+
+    recogniser = OnnxRecogniser(models)
+    found = recogniser.detect(image)
+
+    assert [str(d.card) for d in found] == [RED]
+    assert len(recogniser.cards) == 52  # the reject class is not a card
+    assert all(str(card) != "none" for d in found for card, _ in d.candidates)
+
+
+def test_a_reject_class_that_is_not_last_is_refused(tmp_path: Path) -> None:
+    models = write_models(tmp_path, reject=True)
+    manifest = json.loads((models / "models.json").read_text())
+    manifest["classifier"]["reject_class"] = "AS"
+    (models / "models.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match="reject_class 'AS' must be the last"):
+        OnnxRecogniser(models)
+
+
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     models = write_models(tmp_path)
     (models / "corner-classifier.onnx").unlink()

@@ -10,7 +10,7 @@ import pytest
 from engine.cards import Card, deck
 from vision.synth.faces import DESIGNS, HELD_OUT, TRAIN_DESIGNS, FaceError, available_designs, corner_boxes, load_face
 from vision.synth.scenes import SceneConfig, render_scene
-from vision.training.dataset import CROP_SIZE, crop_label
+from vision.training.dataset import CROP_SIZE, NOT_INDEX, crop_label, make_crops, negative_boxes
 
 DEMO = "orell"
 
@@ -94,3 +94,29 @@ def test_crop_is_square_and_sized_for_the_classifier():
     assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
     jittered = crop_label(scene.image, label.box, np.random.default_rng(0))
     assert jittered.shape == crop.shape
+
+
+def test_reject_class_crops_hold_no_index_and_stay_in_the_image():
+    cfg = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0)
+    made = 0
+    for seed in range(6):
+        scene = render_scene(seed, [DEMO], cfg)
+        labels = [label.box for label in scene.labels]
+        blanks = negative_boxes(labels, cfg.size, 3, np.random.default_rng(seed))
+        assert len(blanks) <= 3
+        for x1, y1, x2, y2 in blanks:
+            assert 0 <= x1 < x2 <= cfg.size and 0 <= y1 < y2 <= cfg.size
+            for lx1, ly1, lx2, ly2 in labels:
+                overlap = max(0.0, min(x2, lx2) - max(x1, lx1)) * max(0.0, min(y2, ly2) - max(y1, ly1))
+                assert overlap <= 0.15 * min((x2 - x1) * (y2 - y1), (lx2 - lx1) * (ly2 - ly1))
+        made += len(blanks)
+    assert made >= 10  # most scenes give their quota
+    assert negative_boxes([], cfg.size, 3, np.random.default_rng(0)) == []
+
+
+def test_crops_carry_the_reject_label_after_the_cards():
+    cfg = SceneConfig(size=288, hand_probability=0.0, card_height=(70.0, 200.0))
+    crops, labels = make_crops(range(3), [DEMO], cfg, workers=1, negatives=2)
+    assert crops.shape[1:] == (CROP_SIZE, CROP_SIZE, 3) and len(crops) == len(labels)
+    assert (labels == NOT_INDEX).sum() >= 3
+    assert labels.max() == NOT_INDEX and ((labels < 52) | (labels == NOT_INDEX)).all()

@@ -18,7 +18,8 @@ def test_quick_training_run_exports_both_models_and_a_manifest(tmp_path):
     assert (export / "corner-detector.onnx").stat().st_size > 0
     assert (export / "corner-classifier.onnx").stat().st_size > 0
     manifest = json.loads((export / "models.json").read_text())
-    assert len(manifest["classifier"]["classes"]) == 52
+    assert len(manifest["classifier"]["classes"]) == 53  # 52 cards and "not an index"
+    assert manifest["classifier"]["reject_class"] == "none"
     assert manifest["seed"] == 1
 
 

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from engine.cards import Card, CardError
 
@@ -49,12 +49,17 @@ class ClassifierSpec(BaseModel):
     """``(height, width)`` of one crop."""
     channels: Literal["RGB", "BGR", "GRAY"] = "RGB"
     scale: Literal["0..1 float", "0..255 float"] = "0..1 float"
+    reject_class: str | None = None
+    """The class (listed last in ``classes``) that means "no corner index in this crop", if any."""
     classes: list[str] = Field(min_length=2)
     crop_scale: float = Field(default=1.15, ge=1.0, le=4.0)
     """The crop's side over the detector box's longer side (training cut its crops at 1.15 on average)."""
     crop_shape: Literal["square", "box"] = "square"
     """``square``: a square centred on the box, so the index keeps its aspect ratio whatever its
     rotation (how training cut its crops); ``box``: the box scaled by ``crop_scale``, stretched."""
+    rotations: Literal[1, 2, 4] = 4
+    """Read each crop at this many quarter turns and combine (geometric mean): an index is printed
+    at every angle, and averaging the turns steadies a small network's reading."""
 
     @field_validator("input_size")
     @classmethod
@@ -65,8 +70,11 @@ class ClassifierSpec(BaseModel):
 
     @field_validator("classes")
     @classmethod
-    def _cards(cls, value: list[str]) -> list[str]:
-        for text in value:
+    def _cards(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        reject = info.data.get("reject_class")
+        if reject is not None and value[-1] != reject:
+            raise ValueError(f"reject_class {reject!r} must be the last of classes")
+        for text in value[:-1] if reject is not None else value:
             try:
                 Card.from_text(text)
             except CardError as exc:
@@ -75,9 +83,14 @@ class ClassifierSpec(BaseModel):
             raise ValueError("classes repeat a card")
         return value
 
+    @property
+    def card_classes(self) -> list[str]:
+        """The classes that name cards: all but the reject class."""
+        return self.classes[:-1] if self.reject_class is not None else self.classes
+
     def cards(self) -> list[Card]:
-        """The output classes as cards, in output order."""
-        return [Card.from_text(text) for text in self.classes]
+        """The output classes that name cards, as cards, in output order (the reject class left out)."""
+        return [Card.from_text(text) for text in self.card_classes]
 
 
 class Manifest(BaseModel):

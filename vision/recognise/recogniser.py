@@ -23,7 +23,9 @@ class OnnxRecogniser:
     ``threads`` is onnxruntime's intra-op thread count (one on the Pi, where other services share
     the cores). ``conf`` and ``iou`` are the detector's score threshold and NMS overlap;
     ``top_k`` is how many classifier candidates each detection carries for the controller to fall
-    back on. ``tile`` decides whether wide frames are read as overlapping tiles (see
+    back on. A detection whose crop the classifier calls "not an index" with probability ``reject``
+    or more is dropped (models with a reject class only). ``tile`` decides whether wide frames are
+    read as overlapping tiles (see
     :func:`vision.recognise.detector.tile_windows`). ``fit`` is the square a frame (or tile) is
     scaled into before detection; by default the size the detector was trained at.
 
@@ -43,11 +45,13 @@ class OnnxRecogniser:
         max_detections: int = 100,
         tile: TileMode = "auto",
         fit: int | None = None,
+        reject: float = 0.5,
     ) -> None:
         if top_k < 1:
             raise ValueError(f"top_k must be at least 1, not {top_k}")
         if not 0.0 <= conf <= 1.0 or not 0.0 < iou <= 1.0:
             raise ValueError(f"conf must be in 0..1 and iou in (0, 1], not conf={conf} iou={iou}")
+        self.reject = reject
         self.model_dir = Path(model_dir)
         self.manifest = Manifest.load(self.model_dir)
         self.detector = CornerDetector(
@@ -74,6 +78,11 @@ class OnnxRecogniser:
         if not len(boxes):
             return []
         probs = self.classifier.probabilities(self.classifier.crops(bgr, boxes))
+        if self.manifest.classifier.reject_class is not None:
+            # The last class says "no index here" (a pip, court art): such finds are dropped, and the
+            # cards' probabilities stay as they are (already discounted by the doubt).
+            real = probs[:, -1] < self.reject
+            boxes, probs = boxes[real], probs[real, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]
         detections = []
         for box, row, best in zip(boxes, probs, order, strict=True):

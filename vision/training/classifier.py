@@ -1,4 +1,5 @@
-"""The corner-index crop classifier: a small CNN in plain torch, 52 classes in ``Card.index`` order.
+"""The corner-index crop classifier: a small CNN in plain torch, 52 cards in ``Card.index`` order
+and a 53rd class for "no corner index here" (the detector's false finds: pips, court art, table).
 
 Plain torch rather than ultralytics' classify task because the crop is tiny (48 px), the network is
 tiny, and we want the exact preprocessing (RGB, 0..1, no mean/std) written down in models.json and
@@ -15,7 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
-__all__ = ["CropNet", "evaluate", "export_onnx", "train_classifier"]
+__all__ = ["CropNet", "evaluate", "export_onnx", "predict", "reject_rates", "train_classifier"]
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -23,12 +24,14 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class CropNet(nn.Module):
-    """Input N x 3 x 48 x 48 RGB in 0..1; output N x 52 log-probabilities in ``Card.index`` order.
+    """Input N x 3 x 48 x 48 RGB in 0..1; output N x 53 log-probabilities: ``Card.index`` order, then
+    "not an index".
 
-    Two heads, rank (13) and suit (4), share the features: each rank is then learnt from all four
-    suits' crops and each suit from thirteen ranks', which needs far fewer examples than 52
-    independent classes. The 52 outputs are ``log p(rank) + log p(suit)``, so the runtime still reads
-    one softmax over 52 cards. Strided convolutions keep it cheap (about 27 M multiply-adds a crop).
+    Three heads share the features: index-or-not (2), rank (13) and suit (4). Each rank is then learnt
+    from all four suits' crops and each suit from thirteen ranks', which needs far fewer examples than
+    52 independent classes. The outputs are ``log p(index) + log p(rank) + log p(suit)`` for the 52
+    cards and ``log p(not index)`` last, so the runtime still reads one softmax. Strided convolutions
+    keep it cheap (about 27 M multiply-adds a crop).
     """
 
     def __init__(self, width: int = 32) -> None:
@@ -48,16 +51,19 @@ class CropNet(nn.Module):
         )
         self.rank = nn.Linear(4 * w, 13)
         self.suit = nn.Linear(4 * w, 4)
+        self.index = nn.Linear(4 * w, 2)  # 0: a corner index, 1: not one
 
-    def heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.features(x)
-        return self.rank(f), self.suit(f)
+        return self.rank(f), self.suit(f), self.index(f)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        rank, suit = self.heads(x)
+        rank, suit, index = self.heads(x)
         rank_lp = torch.log_softmax(rank, dim=1)  # N x 13, ranks 2..A
         suit_lp = torch.log_softmax(suit, dim=1)  # N x 4, suits S H D C
-        out: torch.Tensor = (suit_lp[:, :, None] + rank_lp[:, None, :]).reshape(-1, 52)  # index = suit * 13 + rank
+        index_lp = torch.log_softmax(index, dim=1)  # N x 2
+        cards = (suit_lp[:, :, None] + rank_lp[:, None, :]).reshape(-1, 52) + index_lp[:, :1]  # suit * 13 + rank
+        out: torch.Tensor = torch.cat([cards, index_lp[:, 1:]], dim=1)
         return out
 
 
@@ -83,15 +89,43 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp_(0, 1)
 
 
-def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
-    """Top-1 accuracy of ``model`` on BGR uint8 crops."""
+def predict(model: nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    """The top-1 class of each BGR uint8 crop (52 = not an index)."""
     model.eval()
-    correct = 0
+    out = []
     with torch.no_grad():
         for i in range(0, len(crops), batch):
-            logits = model(_to_tensor(crops[i : i + batch]))
-            correct += int((logits.argmax(1).numpy() == labels[i : i + batch]).sum())
-    return correct / max(1, len(crops))
+            out.append(model(_to_tensor(crops[i : i + batch])).argmax(1).numpy())
+    return np.concatenate(out) if out else np.zeros((0,), np.int64)
+
+
+def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
+    """Top-1 accuracy of ``model`` on the crops that show a corner index (a reject counts as wrong)."""
+    cards = labels < 52
+    return float((predict(model, crops[cards], batch) == labels[cards]).mean()) if cards.any() else 0.0
+
+
+def reject_rates(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """How often non-index crops are rejected, and how often index crops are wrongly rejected."""
+    pred = predict(model, crops)
+    cards, blanks = labels < 52, labels == 52
+    return {
+        "not_index_rejected": float((pred[blanks] == 52).mean()) if blanks.any() else 0.0,
+        "index_rejected": float((pred[cards] == 52).mean()) if cards.any() else 0.0,
+    }
+
+
+def _learning_rate(max_lr: float, step_progress: float, time_progress: float) -> float:
+    """A short warmup, then a cosine down to nothing by the end of the epochs *or* of the time cap.
+
+    Whichever ends first sets the pace, so a time-capped run still anneals and ends on a low
+    learning rate instead of being cut off mid-schedule.
+    """
+    progress = min(1.0, max(step_progress, time_progress))
+    warmup = 0.03
+    if progress < warmup:
+        return max_lr * max(progress / warmup, 0.04)
+    return max_lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (progress - warmup) / (1 - warmup))))
 
 
 def train_classifier(
@@ -106,7 +140,8 @@ def train_classifier(
     init: Path | None = None,
     max_lr: float = 5e-3,
 ) -> CropNet:
-    """Train with AdamW + one-cycle LR + label smoothing; keeps the best model on ``val``."""
+    """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
+    :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = CropNet()
@@ -114,13 +149,12 @@ def train_classifier(
         model.load_state_dict(torch.load(init, weights_only=True))
     batch = 96
     steps = epochs * math.ceil(len(crops) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=5e-4)
-    # a short warmup: a time-capped run may only see a few epochs
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps, pct_start=0.05)
+    opt = torch.optim.AdamW(model.parameters(), lr=_learning_rate(max_lr, 0.0, 0.0), weight_decay=5e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     x_all = _to_tensor(crops)
     y_all = torch.from_numpy(labels)
     best = -1.0
+    done = 0
     start = time.monotonic()
     for epoch in range(epochs):
         model.train()
@@ -130,22 +164,33 @@ def train_classifier(
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
             xb = _augment(x_all[idx].clone(), gen)
-            rank, suit = model.heads(xb)
+            rank, suit, index = model.heads(xb)
             yb = y_all[idx]
-            loss = loss_fn(rank, yb % 13) + loss_fn(suit, yb // 13)
+            card = yb < 52
+            loss = loss_fn(index, (~card).long())
+            if card.any():
+                loss = loss + loss_fn(rank[card], yb[card] % 13) + loss_fn(suit[card], yb[card] // 13)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            done += 1
+            for group in opt.param_groups:
+                group["lr"] = _learning_rate(max_lr, done / steps, (time.monotonic() - start) / time_limit_s)
             total += float(loss.detach()) * len(idx)
-        acc = evaluate(model, *val)
-        entry = {"epoch": epoch + 1, "loss": total / len(crops), "val_acc": acc, "seconds": time.monotonic() - t0}
+        acc = float((predict(model, val[0]) == val[1]).mean())  # cards named and blanks rejected
+        entry = {
+            "epoch": epoch + 1,
+            "loss": total / len(crops),
+            "val_acc": acc,
+            "val_card_acc": evaluate(model, *val),
+            "seconds": time.monotonic() - t0,
+        }
         log.append(entry)
         print(f"classifier epoch {epoch + 1}/{epochs}: {entry}", flush=True)
         if acc > best:
             best = acc
             torch.save(model.state_dict(), out / "classifier-best.pt")
-        if time.monotonic() - start + entry["seconds"] > time_limit_s:
+        if time.monotonic() - start + 0.5 * entry["seconds"] > time_limit_s:
             print("classifier: time limit reached, stopping", flush=True)
             break
     model.load_state_dict(torch.load(out / "classifier-best.pt", weights_only=True))

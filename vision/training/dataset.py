@@ -17,9 +17,11 @@ import numpy as np
 
 from vision.synth.scenes import Scene, SceneConfig, render_scene
 
-__all__ = ["CROP_SIZE", "crop_label", "make_crops", "write_yolo_split"]
+__all__ = ["CROP_SIZE", "NOT_INDEX", "crop_label", "make_crops", "negative_boxes", "write_yolo_split"]
 
 CROP_SIZE = 48
+NOT_INDEX = 52
+"""Label of a crop that shows no corner index (a pip, court art, table): the classifier's reject class."""
 
 
 def crop_label(
@@ -73,22 +75,62 @@ def write_yolo_split(out: Path, seeds: Sequence[int], designs: Sequence[str], cf
         return sum(pool.imap(_write_one, jobs, chunksize=16))
 
 
-def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig]) -> tuple[np.ndarray, np.ndarray]:
-    seed, designs, cfg = args
+def negative_boxes(
+    labels: Sequence[tuple[float, float, float, float]], size: int, count: int, rng: np.random.Generator
+) -> list[tuple[float, float, float, float]]:
+    """Up to ``count`` index-sized boxes that hold no corner index: the detector's typical mistakes.
+
+    Most are placed a box or three away from a real index, which lands them on the same card's pips
+    or court art (what the detector confuses with an index on real photos); the rest anywhere. A box
+    is kept only when it overlaps no index by more than a sliver.
+    """
+    if not labels:
+        return []
+    boxes = np.array(labels, np.float32)
+    out: list[tuple[float, float, float, float]] = []
+    for _ in range(count * 6):
+        if len(out) >= count:
+            break
+        ref = boxes[int(rng.integers(len(boxes)))]
+        w, h = (ref[2] - ref[0]) * rng.uniform(0.8, 1.25), (ref[3] - ref[1]) * rng.uniform(0.8, 1.25)
+        if rng.random() < 0.75:
+            angle, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.2, 3.5) * max(w, h)
+            cx = (ref[0] + ref[2]) / 2 + dist * np.cos(angle)
+            cy = (ref[1] + ref[3]) / 2 + dist * np.sin(angle)
+        else:
+            cx, cy = rng.uniform(0, size), rng.uniform(0, size)
+        box = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
+        if box[0] < 0 or box[1] < 0 or box[2] > size or box[3] > size:
+            continue
+        ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+        iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+        areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        if np.any(ix * iy > 0.15 * np.minimum(areas, w * h)):
+            continue
+        out.append((float(box[0]), float(box[1]), float(box[2]), float(box[3])))
+    return out
+
+
+def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, designs, cfg, negatives = args
     scene = render_scene(seed, designs, cfg)
     rng = np.random.default_rng(seed + 1_000_003)
     crops = [crop_label(scene.image, lab.box, rng) for lab in scene.labels]
     labels = [lab.card.index for lab in scene.labels]
+    for box in negative_boxes([lab.box for lab in scene.labels], cfg.size, negatives, rng):
+        crops.append(crop_label(scene.image, box, rng))
+        labels.append(NOT_INDEX)
     if not crops:
         return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(crops), np.array(labels, np.int64)
 
 
 def make_crops(
-    seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int
+    seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int, negatives: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Corner-index crops (N x 48 x 48 x 3 BGR uint8) and their card indices (0..51) from scenes."""
-    jobs = [(int(s), tuple(designs), cfg) for s in seeds]
+    """Crops (N x 48 x 48 x 3 BGR uint8) and labels from scenes: card indices 0..51 for corner
+    indices, ``NOT_INDEX`` for up to ``negatives`` crops per scene that show no index."""
+    jobs = [(int(s), tuple(designs), cfg, negatives) for s in seeds]
     if workers <= 1:
         parts = list(map(_crops_one, jobs))
     else:

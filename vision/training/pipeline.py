@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -40,6 +41,8 @@ DETECTOR_YAML = Path(__file__).resolve().parent / "corner-detector-n.yaml"
 
 # Seed offsets keep every split's scenes disjoint.
 _DET_TRAIN, _DET_VAL, _DET_HELD, _CLS_TRAIN, _CLS_VAL, _CLS_HELD = (10**6 * k for k in range(1, 7))
+REJECT_CLASS = "none"
+"""The classifier's last class: the crop shows no corner index."""
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -48,13 +51,21 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=Path("runs/train"), help="work folder (default runs/train)")
     p.add_argument("--quick", action="store_true", help="a tiny smoke run (minutes): checks the pipeline only")
     p.add_argument("--epochs", type=int, default=None, help="detector epochs (default 30 or 2 with --quick)")
-    p.add_argument("--cls-epochs", type=int, default=None, help="classifier epochs (default 10 or 1 with --quick)")
-    p.add_argument("--det-images", type=int, default=None, help="detector training scenes (default 1500)")
-    p.add_argument("--cls-scenes", type=int, default=None, help="scenes cut into classifier crops (default 3500)")
+    p.add_argument("--cls-epochs", type=int, default=None, help="classifier epochs (default 40 or 1 with --quick)")
+    p.add_argument("--det-images", type=int, default=None, help="detector training scenes (default 2400)")
+    p.add_argument("--cls-scenes", type=int, default=None, help="scenes cut into classifier crops (default 7000)")
+    p.add_argument(
+        "--cls-negatives", type=int, default=2, help="crops per scene that show no index (the reject class; default 2)"
+    )
     p.add_argument("--imgsz", type=int, default=320, help="detector training size (default 320)")
     p.add_argument("--export-imgsz", type=int, default=640, help="detector ONNX input size (default 640)")
-    p.add_argument("--det-minutes", type=float, default=50.0, help="wall-clock cap of detector training")
-    p.add_argument("--cls-minutes", type=float, default=24.0, help="wall-clock cap of classifier training")
+    p.add_argument("--det-minutes", type=float, default=66.0, help="wall-clock cap of detector training")
+    p.add_argument("--cls-minutes", type=float, default=52.0, help="wall-clock cap of classifier training")
+    p.add_argument(
+        "--sequential",
+        action="store_true",
+        help="train the classifier and the detector one after the other (default: at once, in two processes)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
@@ -88,7 +99,7 @@ def _faces() -> None:
 
 
 def _classes() -> list[str]:
-    return [str(Card.from_index(i)) for i in range(52)]
+    return [str(Card.from_index(i)) for i in range(52)] + [REJECT_CLASS]
 
 
 STAGES = ("faces", "detector-data", "classifier", "detector", "finish")
@@ -112,7 +123,8 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
 
 
 def _det_cfg(a: argparse.Namespace) -> SceneConfig:
-    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 170.0 * a.imgsz / 320))
+    # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo
+    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320))
 
 
 def _stage_classifier(
@@ -123,19 +135,20 @@ def _stage_classifier(
     cls_cfg = replace(_det_cfg(a), size=288, card_height=(70.0, 240.0))
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
-    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}.npz"  # same seeds, same crops: reuse them
+    neg = a.cls_negatives
+    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}-{neg}.npz"  # same seeds, same crops: reuse them
     if cache.exists():
         z = np.load(cache)
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
     else:
-        x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers)
-        x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers)
-        x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers)
+        x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers, neg)
         np.savez(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
     data_s = time.monotonic() - t
     _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {data_s:.0f} s")
 
-    from .classifier import evaluate, export_onnx, train_classifier
+    from .classifier import evaluate, export_onnx, reject_rates, train_classifier
 
     _log("training the crop classifier")
     t = time.monotonic()
@@ -146,12 +159,15 @@ def _stage_classifier(
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
     cls_val = evaluate(model, x_va, y_va)
-    _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}")
+    rejects = reject_rates(model, x_ho, y_ho)
+    _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}, held-out rejects {rejects}")
     export_onnx(model, out / "export" / "corner-classifier.onnx", CROP_SIZE)
     return {
         "val_acc": cls_val,
         "heldout_acc": cls_held,
-        "heldout_crops": len(x_ho),
+        "heldout_crops": int((y_ho < 52).sum()),
+        "heldout_blank_crops": int((y_ho == 52).sum()),
+        "heldout_rejects": rejects,
         "train_crops": len(x_tr),
         "epochs": cls_log,
         "classifier_data_s": data_s,
@@ -187,7 +203,7 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
         degrees=0.0,
         mosaic=1.0,
         scale=0.3,
-        close_mosaic=max(1, epochs // 5),
+        close_mosaic=2,  # the last two epochs on plain scenes (a time cap sets how many epochs there are)
         patience=100,
         warmup_epochs=0.3,  # a time-capped CPU run has few epochs: the default 3-epoch warmup would be all of it
         val=False,  # per-epoch validation costs a minute a epoch here; held-out designs are scored at the end
@@ -230,6 +246,7 @@ def _manifest(a: argparse.Namespace) -> dict[str, object]:
             "crop_shape": "square",
             "crop_scale": 1.15,
             "classes": _classes(),
+            "reject_class": REJECT_CLASS,
         },
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": a.seed,
@@ -243,9 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     a = _args(argv)
     quick = a.quick
     det_epochs = a.epochs or (2 if quick else 30)
-    cls_epochs = a.cls_epochs or (1 if quick else 10)
-    n_det = a.det_images or (40 if quick else 1500)
-    n_cls = a.cls_scenes or (60 if quick else 3500)
+    cls_epochs = a.cls_epochs or (1 if quick else 40)
+    n_det = a.det_images or (40 if quick else 2400)
+    n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
     stages = a.stages.split(",") if a.stages else list(STAGES)
     unknown = [s for s in stages if s not in STAGES]
@@ -274,10 +291,18 @@ def main(argv: list[str] | None = None) -> int:
         _save_part(out, "faces", {"faces_s": time.monotonic() - t})
     if "detector-data" in stages:
         _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
-    if "classifier" in stages:
+    both = "classifier" in stages and "detector" in stages and not a.sequential
+    side = _start_classifier_process(a, out) if both else None
+    if "classifier" in stages and side is None:
         _save_part(out, "classifier", _stage_classifier(a, out, n_cls, n_val, n_held, cls_epochs))
     if "detector" in stages:
         _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+    if side is not None:
+        if side.wait() != 0:
+            log = out / "classifier.log"
+            print(f"the classifier process failed (exit {side.returncode}); see {log}", file=sys.stderr)
+            return 1
+        _log("classifier process done")
     if "finish" in stages:
         export = out / "export"
         (export / "models.json").write_text(json.dumps(_manifest(a), indent=2) + "\n")
@@ -294,6 +319,28 @@ def main(argv: list[str] | None = None) -> int:
             _log(f"installed into {MODELS_DIR}")
     _log(f"stages {','.join(stages)} done in {(time.monotonic() - t_start) / 60:.1f} min; exports in {out / 'export'}")
     return 0
+
+
+def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Popen[bytes]:
+    """Train the classifier in a second process on one thread while the detector trains here.
+
+    The two stages share nothing but the 2 cores; run one after the other, the classifier would
+    take its whole budget out of the detector's.
+    """
+    argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
+    argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
+    argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
+    if a.quick:
+        argv.append("--quick")
+    if a.cls_epochs:
+        argv += ["--cls-epochs", str(a.cls_epochs)]
+    if a.cls_scenes:
+        argv += ["--cls-scenes", str(a.cls_scenes)]
+    if a.cls_init:
+        argv += ["--cls-init", str(a.cls_init)]
+    _log(f"classifier in a second process, log in {out / 'classifier.log'}")
+    with (out / "classifier.log").open("ab") as log:
+        return subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
 
 
 def _save_part(out: Path, name: str, data: dict[str, object] | dict[str, float]) -> None:
