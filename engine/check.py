@@ -59,7 +59,7 @@ def _hand_report(hand: Hand) -> dict[str, Any]:
         "taken": list(hand.taken),
         "score": None if score is None else list(score),
         "violations": [v.to_json() for v in sorted(hand.violations, key=lambda v: (v.trick, v.proven_at))],
-    }
+    } | ({"voided": True} if hand.voided else {})
 
 
 def has_violations(report: Any) -> bool:

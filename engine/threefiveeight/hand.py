@@ -384,6 +384,8 @@ class Hand:
         """Per seat: tricks - target (misère: maximum - tricks); None until complete or for a pass."""
         if len(self._log) != TRICKS_PER_HAND:
             return None
+        if self.rules.revoke_voids_hand and self.voided:
+            return (0, 0, 0)
         if self._score is None:
             t = self._targets_now if self._targets_now is not None else self.targets
             k = self._taken
@@ -392,6 +394,11 @@ class Hand:
             else:
                 self._score = (k[0] - t[0], k[1] - t[1], k[2] - t[2])
         return self._score
+
+    @property
+    def voided(self) -> bool:
+        """True when the rules void a hand with a proven revoke (``revoke_voids_hand``) and this one has one."""
+        return self.rules.revoke_voids_hand and any(v.rule in _PLAY_RULES for v in self.violations)
 
     def hand_of(self, seat: int) -> list[Card] | None:
         """The exact cards ``seat`` holds now, or None when unknown (table mode)."""

@@ -174,6 +174,9 @@ class Rules:
     exchange_resolution: ExchangeResolution = ExchangeResolution.IN_GIVE_ORDER
     kitty_show_rule: bool = False
     exchange_cheat_disqualifies: bool = False
+    revoke_voids_hand: bool = False
+    """RULES.md: no seed punishes a revoke, but "a setting may void the hand": with it, a hand in which
+    an illegal play (follow-suit, overtake, must-trump) is proven scores 0 for everyone."""
     twelve_trick_win: bool = False
     game_length: int | None = 12
     """Scored hands in a game; ``None``: until someone takes 12 tricks (pagat)."""

@@ -74,3 +74,21 @@ def test_makao_records_are_dispatched_to_the_makao_engine() -> None:
         pytest.skip("the Makao helper's records are not here")
     report = check_record(json.loads(path.read_text(encoding="utf-8")))
     assert report["game"] == "makao" and has_violations(report)
+
+
+def test_a_proven_revoke_voids_the_hand_only_where_the_rules_say_so(tmp_path: Path) -> None:
+    record = json.loads((CASES / "revoke-proof.record.json").read_text())
+    plain = json.loads(run(str(CASES / "revoke-proof.record.json")).stdout)["hands"][0]
+    assert plain["score"] != [0, 0, 0] and "voided" not in plain
+
+    record["rules"] = {"revoke_voids_hand": True}
+    path = tmp_path / "voiding.record.json"
+    path.write_text(json.dumps(record))
+    done = run(str(path))
+    report = json.loads(done.stdout)
+
+    assert done.returncode == 1  # still a violation, now with its consequence
+    hand = report["hands"][0]
+    assert hand["voided"] is True and hand["score"] == [0, 0, 0]
+    assert hand["taken"] == plain["taken"]  # the tricks stand; only the score is void
+    assert report["totals"] == [0, 0, 0]
