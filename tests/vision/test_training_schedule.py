@@ -1,6 +1,8 @@
 """The classifier's learning rate anneals by the end of its epochs or of its time cap, whichever
 comes first (needs the train extra)."""
 
+from itertools import pairwise
+
 import pytest
 
 pytest.importorskip("torch")
@@ -23,4 +25,4 @@ def test_a_time_capped_run_still_ends_on_a_low_rate():
 
 def test_never_rises_after_the_warmup():
     rates = [_learning_rate(PEAK, i / 100, 0.0) for i in range(3, 101)]
-    assert all(a >= b for a, b in zip(rates, rates[1:], strict=False))
+    assert all(a >= b for a, b in pairwise(rates))

@@ -58,7 +58,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "--cls-negatives", type=int, default=2, help="crops per scene that show no index (the reject class; default 2)"
     )
     p.add_argument("--imgsz", type=int, default=320, help="detector training size (default 320)")
-    p.add_argument("--export-imgsz", type=int, default=640, help="detector ONNX input size (default 640)")
+    p.add_argument(
+        "--export-imgsz",
+        type=int,
+        default=320,
+        help="detector ONNX input size (default 320, the training size: frames are shown at that scale, and "
+        "a wide frame is read as two tiles rather than inside a 640 square that is mostly padding)",
+    )
     p.add_argument("--det-minutes", type=float, default=66.0, help="wall-clock cap of detector training")
     p.add_argument("--cls-minutes", type=float, default=52.0, help="wall-clock cap of classifier training")
     p.add_argument(
@@ -81,7 +87,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stages",
         default="",
-        help="comma-separated subset of faces,detector-data,classifier,detector,finish (default: all, in order); "
+        help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,finish (default: all "
+        "but detector-export, which the detector stage does itself); "
         "classifier and detector may run as two processes at once once their data exists",
     )
     return p.parse_args(argv)
@@ -102,7 +109,7 @@ def _classes() -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)] + [REJECT_CLASS]
 
 
-STAGES = ("faces", "detector-data", "classifier", "detector", "finish")
+STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "finish")
 
 
 def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: int, n_held: int) -> dict[str, float]:
@@ -223,9 +230,19 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
         "detector_train_s": train_s,
     }
     _log(f"detector on held-out designs: {metrics}")
-    onnx_path = Path(det.export(format="onnx", imgsz=a.export_imgsz, opset=17, simplify=False, dynamic=False))
-    shutil.copy(onnx_path, out / "export" / "corner-detector.onnx")
+    _export_detector(a, out)
     return metrics
+
+
+def _export_detector(a: argparse.Namespace, out: Path) -> None:
+    """The detector's best checkpoint as ONNX at ``--export-imgsz`` into ``out/export``."""
+    from ultralytics import YOLO  # type: ignore[attr-defined]
+
+    weights = out / a.det_name / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
+    onnx_path = Path(YOLO(str(best)).export(format="onnx", imgsz=a.export_imgsz, opset=17, simplify=False))
+    shutil.copy(onnx_path, out / "export" / "corner-detector.onnx")
+    _log(f"detector exported at {a.export_imgsz} px from {best}")
 
 
 def _manifest(a: argparse.Namespace) -> dict[str, object]:
@@ -297,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         _save_part(out, "classifier", _stage_classifier(a, out, n_cls, n_val, n_held, cls_epochs))
     if "detector" in stages:
         _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+    if "detector-export" in stages and "detector" not in stages:  # (the detector stage exports anyway)
+        _export_detector(a, out)
     if side is not None:
         if side.wait() != 0:
             log = out / "classifier.log"
