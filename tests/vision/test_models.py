@@ -32,7 +32,9 @@ def _session(path: Path) -> ort.InferenceSession:
 def test_manifest_names_existing_models_and_the_card_order(manifest):
     assert (MODELS / manifest["detector"]["file"]).is_file()
     assert (MODELS / manifest["classifier"]["file"]).is_file()
-    assert manifest["classifier"]["classes"] == [str(card) for card in sorted(deck(), key=lambda c: c.index)]
+    cards = [str(card) for card in sorted(deck(), key=lambda c: c.index)]
+    reject = manifest["classifier"].get("reject_class")
+    assert manifest["classifier"]["classes"] == cards + ([reject] if reject else [])
     assert manifest["detector"]["classes"] == ["corner"]
     assert set(manifest["held_out_designs"]) == set(HELD_OUT)
     assert manifest["trained"]
@@ -58,7 +60,8 @@ def _on_felt(face: np.ndarray) -> np.ndarray:
 def test_classifier_reads_the_held_out_demo_deck(manifest):
     session = _session(MODELS / manifest["classifier"]["file"])
     size = manifest["classifier"]["input_size"][0]
-    classes = [Card.from_text(t) for t in manifest["classifier"]["classes"]]
+    reject = manifest["classifier"].get("reject_class")
+    classes: list[Card | None] = [None if t == reject else Card.from_text(t) for t in manifest["classifier"]["classes"]]
     crops, truth = [], []
     for card in deck():
         image = _on_felt(load_face(DEMO, card))
