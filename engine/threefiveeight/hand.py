@@ -893,35 +893,45 @@ class Hand:
         bits13 = _BITS13
         while len(log) < TRICKS_PER_HAND:
             seats = order[leader]
-            cards: list[int] = []
-            led_suit = best = best_trump = -1
+            # the lead: any card, the k-th counted suit by suit
+            hand = hands[leader]
+            k = int(random() * hand.bit_count())
+            for shift in (0, 13, 26, 39):
+                choices = bits13[(hand >> shift) & 8191]
+                if k < len(choices):
+                    break
+                k -= len(choices)
+            c = shift + choices[k]
+            led_suit = shift // 13
+            best = c
+            best_trump = c if led_suit == trump else -1
             win = 0
-            shift = 0
-            for pos in (0, 1, 2):
+            undo.append((leader, leader, hand, seen, nviol))
+            plays.append((leader, c))
+            bit = 1 << c
+            hands[leader] = hand ^ bit
+            seen |= bit
+            cards = [c]
+            for pos in (1, 2):
                 seat = seats[pos]
                 hand = hands[seat]
-                if pos == 0:  # lead any card: pick the k-th, suit by suit
-                    k = int(random() * hand.bit_count())
-                    for shift in (0, 13, 26, 39):
-                        choices = bits13[(hand >> shift) & 8191]
-                        if k < len(choices):
-                            break
-                        k -= len(choices)
-                    c = shift + choices[k]
-                    led_suit = shift // 13
-                    best = c
-                    if led_suit == trump:
-                        best_trump = c
+                chunk = (hand >> shift) & 8191
+                if chunk:  # he follows suit; must he go above the best card of the suit?
+                    if overtake and (still_if_trumped or best_trump < 0 or led_suit == trump):
+                        higher = chunk & ~((2 << (best - shift)) - 1)
+                        if higher:
+                            chunk = higher
+                    choices = bits13[chunk]
+                    c = shift + choices[int(random() * len(choices))]
+                    if c > best:
+                        best = c
+                        if led_suit == trump:
+                            best_trump = c
+                            win = pos
+                        elif best_trump < 0:
+                            win = pos
                 else:
-                    chunk = (hand >> shift) & 8191
-                    if chunk:  # he follows suit; must he go above the best card of the suit?
-                        if overtake and (still_if_trumped or best_trump < 0 or led_suit == trump):
-                            higher = chunk & ~((2 << (best - shift)) - 1)
-                            if higher:
-                                chunk = higher
-                        choices = bits13[chunk]
-                        c = shift + choices[int(random() * len(choices))]
-                    elif void_rule and trump is not None and (hand >> trump_shift) & 8191:
+                    if void_rule and trump is not None and (hand >> trump_shift) & 8191:
                         trumps = (hand >> trump_shift) & 8191  # void: he must trump (and overtrump?)
                         if overtrump and best_trump >= 0:
                             over = trumps & ~((2 << (best_trump - trump_shift)) - 1)
@@ -935,16 +945,7 @@ class Hand:
                             c = trump_shift + choices[int(random() * len(choices))]
                     else:
                         c = _pick(hand, random())
-                    suit = c // 13
-                    if suit == led_suit:
-                        if c > best:
-                            best = c
-                            if suit == trump:
-                                best_trump = c
-                                win = pos
-                            elif best_trump < 0:
-                                win = pos
-                    elif suit == trump and c > best_trump:
+                    if c // 13 == trump and c > best_trump:
                         best_trump = c
                         win = pos
                 undo.append((seat, leader, hand, seen, nviol))
