@@ -60,7 +60,9 @@ def as_probabilities(output: np.ndarray) -> np.ndarray:
 class CornerClassifier:
     """The classifier session: crops in, class probabilities out (in the manifest's class order)."""
 
-    def __init__(self, path: Path, spec: ClassifierSpec, *, threads: int = 1, max_batch: int = 32) -> None:
+    def __init__(
+        self, path: Path, spec: ClassifierSpec, *, threads: int = 1, max_batch: int = 32, settled: float = 0.9
+    ) -> None:
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -76,6 +78,10 @@ class CornerClassifier:
         self.fixed_batch = fixed_batch is not None
         self.spec = spec
         self.path = path
+        self.settled = settled
+        """A crop read upright with at least this probability (a card, or "not an index") is settled and
+        not read again turned; 1.0 turns every crop. At 0.9 the held-out designs read exactly as with
+        every crop turned, about a quarter faster (docs/vision.md)."""
 
     def crops(self, bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The network input ``(n, C, H, W)`` float32 for each box ``(x1, y1, x2, y2)`` of ``bgr``."""
@@ -97,17 +103,26 @@ class CornerClassifier:
     def probabilities(self, batch: np.ndarray) -> np.ndarray:
         """``(n, classes)`` probabilities for a batch of crops from :meth:`crops`.
 
-        With ``rotations`` > 1 in the manifest each crop is also read turned by quarter turns and
-        the readings are combined by their geometric mean (renormalised): a reading must hold at
-        every turn to stay confident, which cut wrong confident reads on the held-out designs.
+        With ``rotations`` > 1 in the manifest each crop that the upright reading does not settle
+        (see ``settled``) is also read turned by quarter turns and the readings are combined by
+        their geometric mean (renormalised): a reading must hold at every turn to stay confident,
+        which cut wrong confident reads on the held-out designs.
         """
-        turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[self.spec.rotations]
-        if len(turns) == 1 or not len(batch) or self.height != self.width:
-            return self._read(batch)
-        stacked = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in turns])
-        probs = self._read(np.ascontiguousarray(stacked)).reshape(len(turns), len(batch), -1)
-        log_p = np.log(probs + 1e-9).mean(axis=0)
-        return softmax(log_p)
+        turns = {1: (1,), 2: (2,), 4: (1, 2, 3)}[self.spec.rotations] if self.spec.rotations > 1 else ()
+        first = self._read(batch)
+        if not turns or not len(batch) or self.height != self.width:
+            return first
+        # Crops read with near certainty upright are settled; only the others are read again turned.
+        doubtful = np.flatnonzero(first.max(axis=1) < self.settled)
+        if not len(doubtful):
+            return first
+        subset = batch[doubtful]
+        stacked = np.concatenate([np.rot90(subset, k, axes=(2, 3)) for k in turns])
+        probs = self._read(np.ascontiguousarray(stacked)).reshape(len(turns), len(subset), -1)
+        log_p = (np.log(probs + 1e-9).sum(axis=0) + np.log(first[doubtful] + 1e-9)) / (len(turns) + 1)
+        out = first.copy()
+        out[doubtful] = softmax(log_p)
+        return out
 
     def _read(self, batch: np.ndarray) -> np.ndarray:
         classes = len(self.spec.classes)

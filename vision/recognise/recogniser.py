@@ -13,7 +13,7 @@ from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 
-DEFAULT_CONF = 0.1
+DEFAULT_CONF = 0.05
 """Detector score a corner needs (tuned on synthetic held-out scenes only; docs/vision.md)."""
 
 
