@@ -411,15 +411,25 @@ class CardTracker:
         )
 
     def _other_corner_of_track(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
-        """A lone corner at a card's diagonal from the one seen corner of a reported card, on a play zone
-        (one card at a time), is that card's other corner misread: it gets no votes of its own."""
-        if len(points) != 1:
+        """On a play zone (one card at a time), readings that lie on the card reported there while it is
+        in view are that card misread: on its one seen corner or a card's diagonal from it, or anywhere
+        on it when both its corners are seen. They get no votes of their own."""
+        if not points:
             return False
         diag = float(np.hypot(*CARD_SIZE_MM))
+        radius = self.settings.match_radius_mm
         for track in state.tracks:
-            if track.missing == 0 and len(track.points) == 1:
+            if track.missing != 0:
+                continue
+            if len(track.points) == 1 and len(points) == 1:
                 d = float(np.linalg.norm(points[0] - track.points[0]))
-                if 0.55 * diag <= d <= 1.05 * diag:
+                if d <= radius or 0.55 * diag <= d <= 1.05 * diag:
+                    return True
+            elif len(track.points) >= 2:
+                # both corners already read as the card, which is still in view: other readings on it (a
+                # second box on a corner, or a third index, as some decks print four) are it read wrongly
+                gaps = [[float(np.linalg.norm(p - q)) for q in track.points] for p in points]
+                if all(max(g) <= 1.05 * diag for g in gaps):
                     return True
         return False
 

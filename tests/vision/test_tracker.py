@@ -132,6 +132,19 @@ def test_consistently_misread_other_corner_is_not_a_second_card():
     assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("9C"))]
 
 
+def test_a_second_reading_on_a_card_read_whole_is_not_a_second_card():
+    # Seen with the trained models: both corners read KD, and a second box on one corner (or a third
+    # printed index) read KH for many frames. One card lies in a play zone: KH is KD misread.
+    t = Table()
+    t.hand_over("seat2")
+    kd = t.corners("KD", "seat2")
+    t.still(kd, frames=4)
+    x, y = t.layout.zone("seat2").center
+    t.still([*kd, _det(C("KH"), x + 26, y + 31, conf=0.55)], frames=10)
+    t.still([*kd, _det(C("KH"), x + 20, y - 25, conf=0.6)], frames=10)  # an index in a third corner
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("KD"))]
+
+
 def test_a_card_slid_to_another_zone_is_a_move():
     t = Table()
     t.hand_over("seat0")
