@@ -108,7 +108,7 @@ class CornerClassifier:
         their geometric mean (renormalised): a reading must hold at every turn to stay confident,
         which cut wrong confident reads on the held-out designs.
         """
-        turns = {1: (1,), 2: (2,), 4: (1, 2, 3)}[self.spec.rotations] if self.spec.rotations > 1 else ()
+        turns = {1: (), 2: (2,), 4: (1, 2, 3)}[self.spec.rotations]  # quarter turns besides upright
         first = self._read(batch)
         if not turns or not len(batch) or self.height != self.width:
             return first
