@@ -11,6 +11,8 @@ from vision.training.pipeline import main
 
 
 @pytest.mark.slow
+# torch and ultralytics warn about their own futures inside training and export (not ours to fix)
+@pytest.mark.filterwarnings("ignore")
 def test_quick_training_run_exports_both_models_and_a_manifest(tmp_path):
     status = main(["--quick", "--out", str(tmp_path), "--det-minutes", "1", "--cls-minutes", "1", "--seed", "1"])
     assert status == 0

@@ -16,6 +16,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from .dataset import NOT_INDEX
+
 __all__ = ["CropNet", "evaluate", "export_onnx", "predict", "reject_rates", "train_classifier"]
 
 
@@ -90,7 +92,7 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 def predict(model: nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
-    """The top-1 class of each BGR uint8 crop (52 = not an index)."""
+    """The top-1 class of each BGR uint8 crop (``NOT_INDEX``: not an index)."""
     model.eval()
     out = []
     with torch.no_grad():
@@ -101,17 +103,17 @@ def predict(model: nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray
 
 def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
     """Top-1 accuracy of ``model`` on the crops that show a corner index (a reject counts as wrong)."""
-    cards = labels < 52
+    cards = labels < NOT_INDEX
     return float((predict(model, crops[cards], batch) == labels[cards]).mean()) if cards.any() else 0.0
 
 
 def reject_rates(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     """How often non-index crops are rejected, and how often index crops are wrongly rejected."""
     pred = predict(model, crops)
-    cards, blanks = labels < 52, labels == 52
+    cards, blanks = labels < NOT_INDEX, labels == NOT_INDEX
     return {
-        "not_index_rejected": float((pred[blanks] == 52).mean()) if blanks.any() else 0.0,
-        "index_rejected": float((pred[cards] == 52).mean()) if cards.any() else 0.0,
+        "not_index_rejected": float((pred[blanks] == NOT_INDEX).mean()) if blanks.any() else 0.0,
+        "index_rejected": float((pred[cards] == NOT_INDEX).mean()) if cards.any() else 0.0,
     }
 
 
@@ -166,7 +168,7 @@ def train_classifier(
             xb = _augment(x_all[idx].clone(), gen)
             rank, suit, index = model.heads(xb)
             yb = y_all[idx]
-            card = yb < 52
+            card = yb < NOT_INDEX
             loss = loss_fn(index, (~card).long())
             if card.any():
                 loss = loss + loss_fn(rank[card], yb[card] % 13) + loss_fn(suit[card], yb[card] // 13)

@@ -32,7 +32,7 @@ from vision.synth.corners import measure_design
 from vision.synth.faces import CACHE_DIR, DESIGNS, HELD_OUT, TRAIN_DESIGNS, render_design
 from vision.synth.scenes import SceneConfig
 
-from .dataset import CROP_SIZE, make_crops, write_yolo_split
+from .dataset import CROP_SIZE, NOT_INDEX, make_crops, write_yolo_split
 
 __all__ = ["main"]
 
@@ -172,8 +172,8 @@ def _stage_classifier(
     return {
         "val_acc": cls_val,
         "heldout_acc": cls_held,
-        "heldout_crops": int((y_ho < 52).sum()),
-        "heldout_blank_crops": int((y_ho == 52).sum()),
+        "heldout_crops": int((y_ho < NOT_INDEX).sum()),
+        "heldout_blank_crops": int((y_ho == NOT_INDEX).sum()),
         "heldout_rejects": rejects,
         "train_crops": len(x_tr),
         "epochs": cls_log,
@@ -312,8 +312,14 @@ def main(argv: list[str] | None = None) -> int:
     side = _start_classifier_process(a, out) if both else None
     if "classifier" in stages and side is None:
         _save_part(out, "classifier", _stage_classifier(a, out, n_cls, n_val, n_held, cls_epochs))
-    if "detector" in stages:
-        _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+    try:
+        if "detector" in stages:
+            _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+    except BaseException:
+        if side is not None:  # never leave the classifier training on alone
+            side.kill()
+            side.wait()
+        raise
     if "detector-export" in stages and "detector" not in stages:  # (the detector stage exports anyway)
         _export_detector(a, out)
     if side is not None:
