@@ -54,6 +54,11 @@ class SceneConfig:
     min_visible: float = 0.6
     hand_probability: float = 0.35
     back_probability: float = 0.15
+    stretch_probability: float = 0.0
+    """Chance that the whole picture is stretched along one image axis, as when a 16:9 or 4:3 photo is
+    saved as a square (the real-card photos we measure on were; a table camera's frames are not)."""
+    max_stretch: float = 1.8
+    """Largest ratio of horizontal to vertical scale (or its inverse) of a stretched picture."""
 
 
 def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
@@ -106,6 +111,15 @@ def _camera(rng: np.random.Generator, size: int, max_tilt_deg: float) -> np.ndar
     angle = rng.uniform(0, 360)
     rot = np.vstack([cv2.getRotationMatrix2D((s / 2, s / 2), angle, 1.0), [0, 0, 1]])
     return np.asarray(np.linalg.inv(rot) @ h @ rot)
+
+
+def _stretch(rng: np.random.Generator, size: int, max_ratio: float) -> np.ndarray:
+    """An image-axis stretch about the centre with x/y scale ratio log-uniform in [1/max, max] and
+    unit area, so card sizes keep their distribution while their shape changes."""
+    ratio = float(np.exp(rng.uniform(-np.log(max_ratio), np.log(max_ratio))))
+    sx, sy = np.sqrt(ratio), 1 / np.sqrt(ratio)
+    c = size / 2
+    return np.array([[sx, 0, c * (1 - sx)], [0, sy, c * (1 - sy)], [0, 0, 1]], dtype=np.float64)
 
 
 def _placements(rng: np.random.Generator, cfg: SceneConfig, n: int, card_h: float) -> list[tuple[float, float, float]]:
@@ -242,6 +256,8 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
     canvas = texture(rng, size).astype(np.float32)
     top = np.full((size, size), -1, np.int16)  # which card (or -2: hand) shows at each pixel
     cam = _camera(rng, size, cfg.max_tilt_deg)
+    if cfg.stretch_probability > 0 and rng.random() < cfg.stretch_probability:
+        cam = _stretch(rng, size, cfg.max_stretch) @ cam
     n = int(rng.integers(2, cfg.max_cards + 1))
     lo, hi = np.log(cfg.card_height[0]), np.log(cfg.card_height[1])
     card_h = float(np.exp(rng.uniform(lo, hi)))

@@ -130,8 +130,11 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
 
 
 def _det_cfg(a: argparse.Namespace) -> SceneConfig:
-    # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo
-    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320))
+    # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo; half
+    # the pictures stretched along an axis, as photos saved square are (16:9 webcam frames, 4:3 phones)
+    return SceneConfig(
+        size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.5
+    )
 
 
 def _stage_classifier(
@@ -143,7 +146,9 @@ def _stage_classifier(
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
     neg = a.cls_negatives
-    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}-{neg}.npz"  # same seeds, same crops: reuse them
+    stretch = f"-s{cls_cfg.stretch_probability:g}" if cls_cfg.stretch_probability else ""
+    # same seeds, same crops: reuse them
+    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}-{neg}{stretch}.npz"
     if cache.exists():
         z = np.load(cache)
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
