@@ -4,6 +4,8 @@ These run on the committed held-out deck (vision/assets/deck/orell), so they nee
 card packages nor the rendered face cache.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -120,3 +122,31 @@ def test_crops_carry_the_reject_label_after_the_cards():
     assert crops.shape[1:] == (CROP_SIZE, CROP_SIZE, 3) and len(crops) == len(labels)
     assert (labels == NOT_INDEX).sum() >= 3
     assert labels.max() == NOT_INDEX and ((labels < 52) | (labels == NOT_INDEX)).all()
+
+
+def _corner_angles(quad: tuple[tuple[float, float], ...]) -> list[float]:
+    q = np.array(quad)
+    out = []
+    for i in range(4):
+        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        out.append(float(np.degrees(np.arccos(np.dot(a, b) / np.linalg.norm(a) / np.linalg.norm(b)))))
+    return out
+
+
+def test_stretched_scenes_squash_indices_like_a_photo_saved_square():
+    """Seen straight down an index is a rectangle at any rotation; a picture stretched along one image
+    axis skews rotated indices (as in the webcam photos we measure on), and labels still hold ink."""
+    flat = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0, max_tilt_deg=0.0)
+    stretched = replace(flat, stretch_probability=1.0)
+    straight = [a for s in range(4) for lab in render_scene(s, [DEMO], flat).labels for a in _corner_angles(lab.quad)]
+    assert max(abs(a - 90) for a in straight) < 1.0
+    skew = []
+    for seed in range(4):
+        scene = render_scene(seed, [DEMO], stretched)
+        gray = scene.image.mean(axis=2)
+        for label in scene.labels:
+            x1, y1, x2, y2 = (round(v) for v in label.box)
+            patch = gray[y1 : y2 + 1, x1 : x2 + 1]
+            assert patch.max() - patch.min() > 40, f"seed {seed}: {label.card} box {label.box} shows no ink"
+            skew.append(max(abs(a - 90) for a in _corner_angles(label.quad)))
+    assert len(skew) >= 8 and max(skew) > 5.0
