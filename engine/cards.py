@@ -36,6 +36,10 @@ class CardError(ValueError):
 class Suit(enum.Enum):
     """The four suits; the value is the one-letter code used in records."""
 
+    # Members are singletons compared by identity, so the identity hash agrees with ==; Enum's own
+    # __hash__ is a Python function (hash of the name), and every Card in a dict or set pays it.
+    __hash__ = object.__hash__
+
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import starmap
 
-from engine.threefiveeight.hand import _BITS13, Deal, Hand, _pick
+from engine.threefiveeight.hand import _BITS13, Deal, Hand
 from engine.threefiveeight.rules import (
     SUIT_CONTRACTS,
     Contract,
+    ExchangeTiming,
     KittyMode,
     Rules,
     TrumpExchangeRule,
@@ -27,23 +29,24 @@ __all__ = ["RandomBot", "SimpleBot", "play_hand", "random_deal", "simulate"]
 
 
 def random_deal(rng: random.Random) -> Deal:
-    random = rng.random
-    keys = [random() for _ in _DECK]
+    keys = list(starmap(rng.random, _NO_ARGS))  # 52 floats, the calls made in C
     cards = sorted(_DECK, key=keys.__getitem__)  # a uniform shuffle, several times faster than rng.shuffle
     return Deal((tuple(cards[0:16]), tuple(cards[16:32]), tuple(cards[32:48])), tuple(cards[48:52]))
 
 
 _DECK = range(52)
+_NO_ARGS = ((),) * 52
 
 
 def _take(pool: int, count: int, random: Callable[[], float]) -> list[int]:
-    """``count`` different cards of the mask ``pool``, uniformly at random (all of them if fewer)."""
-    out = []
-    for _ in range(min(count, pool.bit_count())):
-        c = _pick(pool, random())
-        pool ^= 1 << c
-        out.append(c)
-    return out
+    """``count`` different cards of the mask ``pool``, uniformly at random (all of them if fewer):
+    the first steps of a Fisher-Yates shuffle of its cards."""
+    cards = _bits(pool)
+    n = len(cards)
+    for i in range(min(count, n)):
+        j = i + int(random() * (n - i))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:count]
 
 
 def _nth_bit(mask: int, n: int) -> int:
@@ -71,9 +74,10 @@ class RandomBot:
         allowed = self._sorted.get(pool)
         if allowed is None:
             allowed = self._sorted[pool] = sorted(pool, key=lambda c: c.value)
-        if hand.rules.pass_redeal and self.rng.random() < self.pass_rate:
+        random = self.rng.random
+        if hand.rules.pass_redeal and random() < self.pass_rate:
             return Contract.PASS
-        return self.rng.choice(allowed)
+        return allowed[int(random() * len(allowed))]
 
     def gives(self, hand: Hand, giver: int, count: int) -> list[int]:
         pool = hand._hand[giver]
@@ -150,7 +154,7 @@ class SimpleBot(RandomBot):
 def play_hand(hand: Hand, bots: Sequence[RandomBot]) -> None:
     """Play ``hand`` to its end (or its pass) with one bot per seat, on the trusted path."""
     rules = hand.rules
-    before = rules.exchange_timing.value == "before-contract"
+    before = rules.exchange_timing is ExchangeTiming.BEFORE_CONTRACT
 
     def exchange() -> None:
         for due in hand.effective_exchange_due:
@@ -165,7 +169,7 @@ def play_hand(hand: Hand, bots: Sequence[RandomBot]) -> None:
     if not before:
         exchange()
     hand.take_kitty_ints(bots[hand.eight].discards(hand))
-    if all(type(b) is RandomBot for b in bots):
+    if type(bots[0]) is RandomBot and type(bots[1]) is RandomBot and type(bots[2]) is RandomBot:
         hand.random_playout(bots[hand.eight].rng.random)  # uniform legal choices, loop inlined
         return
     push = hand.push

@@ -42,6 +42,7 @@ path (:meth:`Hand.legal_mask`, :meth:`Hand.push`), which checks nothing, in pyth
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -52,6 +53,7 @@ from engine.threefiveeight.rules import (
     Contract,
     ExchangeCount,
     ExchangeResolution,
+    ExchangeTiming,
     FirstLead,
     KittyMode,
     Rules,
@@ -87,6 +89,10 @@ def _nth_bit(mask: int, n: int) -> int:
 
 #: The set bits of every 13-bit value (one suit of a mask), for picking a random card fast.
 _BITS13: Final = tuple(tuple(i for i in range(13) if v >> i & 1) for v in range(1 << 13))
+#: ``1 << card`` for every card int, made once: a mask is then a C-level sum of these.
+_BIT: Final = tuple(1 << c for c in range(52))
+#: Position of each role in ``Rules.targets`` (ordered 8, 5, 3).
+_ROLE_POS: Final = {8: 0, 5: 1, 3: 2}
 #: Seats in play order from each leader, for each direction (+1 clockwise, -1 counterclockwise).
 _ORDER: Final = {step: tuple(((s, (s + step) % 3, (s + 2 * step) % 3)) for s in range(3)) for step in (1, -1)}
 
@@ -199,6 +205,13 @@ class ExchangeStep:
     back: Card | None
 
 
+@functools.cache
+def _step(giver: int, receiver: int, g: int, b: int | None) -> ExchangeStep:
+    """The shared ExchangeStep for these card ints: values are immutable, and building a frozen
+    dataclass costs more than the rest of a bot's exchange."""
+    return ExchangeStep(giver, receiver, CARD_OF[g], None if b is None else CARD_OF[b])
+
+
 @dataclass(frozen=True, slots=True)
 class Disclosure:
     """A card ``seat`` must show ``to`` (the kitty rule of seed 000): ``card`` came from the kitty and
@@ -269,6 +282,8 @@ class Hand:
             self._hand = [ALL_CARDS, ALL_CARDS, ALL_CARDS]
             self._kitty = 0
         self._exchange_start: list[int] | None = None
+        self._gone = [0, 0, 0]  # per receiver: cards he returned (not the given card itself)
+        self._given: dict[tuple[int, int], int] = {}  # (giver, receiver): cards handed over so far
         self._exchange_closed = False
         self._backs_supplied = False  # a return came from outside (a record, the camera)
         self._due_cache: tuple[Contract | None, dict[tuple[int, int], int]] | None = None
@@ -288,8 +303,9 @@ class Hand:
     @staticmethod
     def _mask(cards: Sequence[int]) -> int:
         m = 0
+        bit = _BIT  # a table lookup: CPython builds 1 << c anew for every card above 29
         for c in cards:
-            m |= 1 << c
+            m |= bit[c]
         return m
 
     # ------------------------------------------------------------------ properties
@@ -302,11 +318,9 @@ class Hand:
     @property
     def targets(self) -> tuple[int, int, int]:
         """Per seat: the tricks to take, or in misère the most tricks one may take."""
-        if self.contract is Contract.MISERE:
-            by_role = dict(zip((8, 5, 3), self.rules.misere_maxima, strict=True))
-        else:
-            by_role = dict(zip((8, 5, 3), self.rules.targets, strict=True))
-        return (by_role[self._roles[0]], by_role[self._roles[1]], by_role[self._roles[2]])
+        by_role = self.rules.misere_maxima if self.contract is Contract.MISERE else self.rules.targets
+        roles = self._roles
+        return (by_role[_ROLE_POS[roles[0]]], by_role[_ROLE_POS[roles[1]]], by_role[_ROLE_POS[roles[2]]])
 
     @property
     def trump(self) -> Suit | None:
@@ -320,7 +334,7 @@ class Hand:
             return Phase.DONE
         if self._plays:
             return Phase.PLAY
-        before = self.rules.exchange_timing.value == "before-contract"
+        before = self.rules.exchange_timing is ExchangeTiming.BEFORE_CONTRACT
         if self.contract is None:
             if before and self._exchange_open():
                 return Phase.EXCHANGE
@@ -427,7 +441,7 @@ class Hand:
         """:meth:`give` with card ints (the bots' path: the same checks, no Card conversion)."""
         if self._plays or self._exchange_closed:
             raise IllegalActionError("the exchange is over", "exchange-give")
-        if self.rules.exchange_timing.value == "after-contract" and self.contract is None:
+        if self.rules.exchange_timing is ExchangeTiming.AFTER_CONTRACT and self.contract is None:
             raise IllegalActionError("in this game the exchange follows the contract: name it first", "exchange-give")
         before = len(self.violations)
         if self._exchange_start is None:
@@ -435,7 +449,7 @@ class Hand:
         if self._due_cache is None or self._due_cache[0] is not self.contract:
             self._due_cache = (self.contract, {(d.giver, d.receiver): d.count for d in self.effective_exchange_due})
         due = self._due_cache[1]
-        done = sum(1 for e in self.exchange if (e.giver, e.receiver) == (giver, receiver))
+        done = self._given.get((giver, receiver), 0)
         new: list[Violation] = []
         if done >= due.get((giver, receiver), 0):
             owed = due.get((giver, receiver), 0)
@@ -446,7 +460,7 @@ class Hand:
             for d in self.effective_exchange_due:  # plus players go in the order of ``plus_order``
                 if d.giver == giver:
                     break
-                if sum(1 for e in self.exchange if (e.giver, e.receiver) == (d.giver, d.receiver)) < d.count:
+                if self._given.get((d.giver, d.receiver), 0) < d.count:
                     new.append(self._violation(0, giver, g, "exchange-give", 0,
                         f"{self.name(d.giver)} exchanges before {self.name(giver)} in this game"))
                     break
@@ -488,7 +502,10 @@ class Hand:
                 self._hand[giver] |= bb
             self._place(g, receiver)
             self._place(b, giver)
-        self.exchange.append(ExchangeStep(giver, receiver, CARD_OF[g], None if b is None else CARD_OF[b]))
+        if b is not None and b != g:
+            self._gone[receiver] |= 1 << b
+        self._given[giver, receiver] = done + 1
+        self.exchange.append(_step(giver, receiver, g, b))
         return tuple(self.violations[before:])
 
     def push_exchange(self, giver: int, receiver: int, g: int) -> None:
@@ -498,12 +515,19 @@ class Hand:
         hands = self._hand
         if self._exchange_start is None:
             self._exchange_start = list(hands)
-        b = self._required_back(receiver, g)
-        if b != g:
+        higher = (self._exchange_start[receiver] & ~self._gone[receiver]) & SUIT_MASK[g // 13] & ~((2 << g) - 1)
+        if higher:  # the rule's return: his highest card of the suit above g (as _required_back)
+            b = higher.bit_length() - 1
+            self._gone[receiver] |= 1 << b
             both = (1 << g) | (1 << b)
             hands[giver] ^= both
             hands[receiver] ^= both
-        self.exchange.append(ExchangeStep(giver, receiver, CARD_OF[g], CARD_OF[b]))
+        else:
+            b = g
+        key = (giver, receiver)
+        given = self._given
+        given[key] = given.get(key, 0) + 1
+        self.exchange.append(_step(giver, receiver, g, b))
 
     def _place(self, card: int, holder: int) -> None:
         """``card`` is known to be with ``holder``: no unknown seat can hold it."""
@@ -522,10 +546,7 @@ class Hand:
 
     def _own_cards(self, receiver: int) -> int:
         start = self._exchange_start[receiver] if self._exchange_start is not None else self._hand[receiver]
-        for e in self.exchange:
-            if e.receiver == receiver and e.back is not None and e.back != e.give:
-                start &= ~(1 << INT_OF[e.back])
-        return start
+        return start & ~self._gone[receiver]
 
     def required_returns(self, receiver: int, own: int) -> dict[int, int]:
         """For each exchange step to ``receiver`` (by index): the return the rule demands, given the
@@ -623,7 +644,7 @@ class Hand:
                     c = _top(self._hand[s] & dmask)
                     new.append(self._violation(0, d, c, "not-in-hand", 0,
                         f"{self.name(d)} cannot discard {CARD_OF[c]}: {self.name(s)} holds it"))
-            self.discards = tuple(CARD_OF[c] for c in ints)
+            self.discards = tuple(map(CARD_OF.__getitem__, ints))
         elif self._known[d]:
             # the deal is known but not the discards: the declarer holds 16 of these 20 cards
             self._known[d] = False
@@ -655,7 +676,7 @@ class Hand:
             return
         if self.deal is not None and self.rules.exchange_count is ExchangeCount.EXACT:
             for due in self.effective_exchange_due:
-                done = sum(1 for e in self.exchange if (e.giver, e.receiver) == (due.giver, due.receiver))
+                done = self._given.get((due.giver, due.receiver), 0)
                 if done < due.count:
                     self._add_violations([self._violation(0, due.giver, None, "exchange-give", 0,
                         f"{self.name(due.giver)} had to hand {self.name(due.receiver)} {due.count} "
@@ -891,6 +912,7 @@ class Hand:
         seen = self._seen
         nviol = len(self.violations)
         bits13 = _BITS13
+        bits = _BIT
         while len(log) < TRICKS_PER_HAND:
             seats = order[leader]
             # the lead: any card, the k-th counted suit by suit
@@ -908,7 +930,7 @@ class Hand:
             win = 0
             undo.append((leader, leader, hand, seen, nviol))
             plays.append((leader, c))
-            bit = 1 << c
+            bit = bits[c]
             hands[leader] = hand ^ bit
             seen |= bit
             cards = [c]
@@ -950,7 +972,7 @@ class Hand:
                         win = pos
                 undo.append((seat, leader, hand, seen, nviol))
                 plays.append((seat, c))
-                bit = 1 << c
+                bit = bits[c]
                 hands[seat] = hand ^ bit
                 seen |= bit
                 cards.append(c)

@@ -35,6 +35,8 @@ __all__ = [
 class Contract(enum.Enum):
     """What the declarer names. ``PASS`` is the ucbessekiz "pas": same roles, new deal."""
 
+    __hash__ = object.__hash__  # identity, as for Suit: contract sets are looked up every hand
+
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"

@@ -167,6 +167,12 @@ class Session:
         return hand
 
     def _exchange_due(self, eight: int, number: int, scored: list[Hand]) -> tuple[ExchangeDue, ...]:
+        """Who hands whom how many this hand: each plus player of the last counted hand gives one card
+        per trick over his target to the minus players, in the orders the rules set.
+
+        Plain lists and shared ExchangeDue values rather than dicts and new objects: it runs for every
+        hand of a simulation.
+        """
         rules = self.rules
         if not scored or self._is_af(number):
             return ()
@@ -174,24 +180,33 @@ class Session:
         score = prev.score()
         assert score is not None
         step = rules.step
-        new_roles = {eight: 8, (eight + step) % 3: 5, (eight + 2 * step) % 3: 3}
-        plus = [s for s in range(3) if score[s] > 0]
-        minus = [s for s in range(3) if score[s] < 0]
-        if rules.plus_order is PlusOrder.PREV_ROLE:
-            plus.sort(key=lambda s: -prev.roles[s])
-        elif rules.plus_order is PlusOrder.CURRENT_TARGET:
-            plus.sort(key=lambda s: -new_roles[s])
-        else:
-            plus.sort(key=lambda s: (-score[s], -prev.roles[s]))
-        minus.sort(key=lambda s: -new_roles[s])
-        owed = {m: -score[m] for m in minus}
+        new_roles = [0, 0, 0]
+        new_roles[eight], new_roles[(eight + step) % 3], new_roles[(eight + 2 * step) % 3] = 8, 5, 3
+        plus = [s for s in (0, 1, 2) if score[s] > 0]
+        if not plus:
+            return ()
+        minus = [s for s in (0, 1, 2) if score[s] < 0]
+        if len(plus) > 1:
+            old = prev._roles
+            order = rules.plus_order
+            if order is PlusOrder.PREV_ROLE:
+                plus.sort(key=lambda s: -old[s])
+            elif order is PlusOrder.CURRENT_TARGET:
+                plus.sort(key=lambda s: -new_roles[s])
+            else:  # the bigger plus first, then the higher role of the last hand
+                plus.sort(key=lambda s: (-score[s], -old[s]))
+        if len(minus) > 1:  # the higher target receives first
+            minus.sort(key=lambda s: -new_roles[s])
+        owed = [0, 0, 0]
+        for m in minus:
+            owed[m] = -score[m]
         due = []
         for p in plus:
             left = score[p]
             for m in minus:
-                n = min(left, owed[m])
+                n = left if left < owed[m] else owed[m]
                 if n:
-                    due.append(ExchangeDue(p, m, n))
+                    due.append(_due(p, m, n))
                     left -= n
                     owed[m] -= n
         return tuple(due)
@@ -329,6 +344,18 @@ def _lowest_club_holder(deal: Deal) -> int | None:
         if c in holder:
             return holder[c]
     return None
+
+
+_DUES: dict[tuple[int, int, int], ExchangeDue] = {}
+
+
+def _due(giver: int, receiver: int, count: int) -> ExchangeDue:
+    """The one shared ExchangeDue value for these numbers (a frozen dataclass is slow to build)."""
+    key = (giver, receiver, count)
+    due = _DUES.get(key)
+    if due is None:
+        due = _DUES[key] = ExchangeDue(giver, receiver, count)
+    return due
 
 
 def _counts(hand: Hand) -> bool:

@@ -342,3 +342,47 @@ def test_table_mode_proves_a_kept_card_as_soon_as_it_is_played() -> None:
     assert [(v.rule, v.trick, v.proven_at, str(v.card)) for v in result.violations] == [
         ("exchange-return", 0, 1, "3D")]
     assert "Ben had to return a higher diamond for 3D, not 3D: he played QD at trick 1" in result.violations[0].reason
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_trusted_exchange_leaves_what_the_checked_exchange_leaves(preset: str) -> None:
+    """Bots hand cards over on ``push_exchange`` (nothing checked); the hands, the returns the rule
+    demanded and the step list must be exactly what ``give`` (checked, return worked out) leaves."""
+    import random
+
+    from engine.threefiveeight.bots import RandomBot, play_hand, random_deal
+
+    rules = PRESETS[preset]
+    rng = random.Random(7)
+    compared = 0
+    while compared < 25:
+        session = Session(rules, first_dealer=0)
+        bots = [RandomBot(rng.randrange(1 << 30)) for _ in range(3)]
+        for _ in range(6):
+            if session.is_over:
+                break
+            hand = session.new_hand(deal=random_deal(rng))
+            if hand.exchange_due:
+                twin = Hand(rules, eight=hand.eight, number=hand.number, dealer=hand.dealer, deal=hand.deal,
+                            exchange_due=hand.exchange_due, contracts_left=hand.contracts_left, players=hand.players)
+                if rules.exchange_timing.value == "after-contract":
+                    contract = bots[hand.eight].contract(hand)
+                    hand.set_contract(contract)
+                    twin.set_contract(contract)
+                for due in hand.effective_exchange_due:
+                    for g in bots[due.giver].gives(hand, due.giver, due.count):
+                        hand.push_exchange(due.giver, due.receiver, g)
+                        twin.give_int(due.giver, due.receiver, g)
+                assert hand.exchange == twin.exchange
+                assert [hand.hand_of(s) for s in range(3)] == [twin.hand_of(s) for s in range(3)]
+                hand.close_exchange()
+                twin.close_exchange()
+                assert hand.violations == twin.violations == []
+                compared += 1
+                if hand.contract is None:
+                    hand.set_contract(bots[hand.eight].contract(hand))
+                if hand.contract is not Contract.PASS:
+                    hand.take_kitty_ints(bots[hand.eight].discards(hand))
+                    hand.random_playout(rng.random)
+            else:
+                play_hand(hand, bots)
