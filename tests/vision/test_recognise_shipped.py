@@ -51,3 +51,32 @@ def test_the_shipped_models_read_a_held_out_deck(recogniser: OnnxRecogniser, tmp
             x1, y1, x2, y2 = detection.box
             assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640
 
+
+
+def test_the_8_bit_classifier_reads_what_its_float_original_reads(tmp_path: Path) -> None:
+    """The runtime loads the int8 classifier (about twice as fast); on crops of a held-out deck it
+    must name the same cards as the float graph it was quantised from."""
+    import cv2
+
+    from vision.recognise.classifier import CornerClassifier
+
+    manifest = Manifest.load(DEFAULT_MODEL_DIR)
+    spec = manifest.classifier
+    if spec.float_file is None:
+        pytest.skip("the shipped classifier is not quantised")
+    designs = [d for d in HELD_OUT if d in available_designs()]
+    write_synthetic_set(tmp_path, SCENES, designs=designs[:1], seed=11)
+    dataset = Dataset.load(tmp_path)
+    quantised = CornerClassifier(DEFAULT_MODEL_DIR / spec.file, spec)
+    floating = CornerClassifier(DEFAULT_MODEL_DIR / spec.float_file, spec)
+    same = total = 0
+    for sample in dataset.samples:
+        image = cv2.imread(str(sample.path))
+        boxes = np.array([c.box for c in sample.corners], np.float32)
+        batch = quantised.crops(image, boxes)
+        a = quantised.probabilities(batch).argmax(axis=1)
+        b = floating.probabilities(batch).argmax(axis=1)
+        same += int((a == b).sum())
+        total += len(a)
+    assert total >= 10
+    assert same / total >= 0.95, f"int8 and float classifiers agree on {same} of {total} crops"

@@ -45,6 +45,8 @@ class ClassifierSpec(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     file: str
+    float_file: str | None = None
+    """The float graph ``file`` was quantised from, when ``file`` is the 8-bit one (kept to compare)."""
     input_size: tuple[int, int]
     """``(height, width)`` of one crop."""
     channels: Literal["RGB", "BGR", "GRAY"] = "RGB"

@@ -87,8 +87,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stages",
         default="",
-        help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,finish (default: all "
-        "but detector-export, which the detector stage does itself); "
+        help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,quantize,finish "
+        "(default: all but detector-export, which the detector stage does itself); "
         "classifier and detector may run as two processes at once once their data exists",
     )
     return p.parse_args(argv)
@@ -109,7 +109,9 @@ def _classes() -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)] + [REJECT_CLASS]
 
 
-STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "finish")
+STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "quantize", "finish")
+FLOAT_CLASSIFIER = "corner-classifier.onnx"
+QUANTIZED_CLASSIFIER = "corner-classifier-int8.onnx"
 
 
 def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: int, n_held: int) -> dict[str, float]:
@@ -142,13 +144,11 @@ def _stage_classifier(
 ) -> dict[str, object]:
     # Indices 15-60 px tall, as on the table camera and in phone photos: smaller ones are mush when
     # blown up to 48 px and only slow the classifier down (the detector still learns them).
-    cls_cfg = replace(_det_cfg(a), size=288, card_height=(70.0, 240.0))
+    cls_cfg = _cls_cfg(a)
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
     neg = a.cls_negatives
-    stretch = f"-s{cls_cfg.stretch_probability:g}" if cls_cfg.stretch_probability else ""
-    # same seeds, same crops: reuse them
-    cache = out / f"crops-{cls_cfg.size}-{n_cls}-{n_val}-{n_held}-{neg}{stretch}.npz"
+    cache = _crops_cache(a, out, n_cls, n_val, n_held)
     if cache.exists():
         z = np.load(cache)
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
@@ -185,6 +185,39 @@ def _stage_classifier(
         "classifier_data_s": data_s,
         "classifier_train_s": train_s,
     }
+
+
+def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
+    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0))
+
+
+def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> Path:
+    """Where the classifier's crops are kept: same seeds and settings, same crops, so reruns reuse them."""
+    cfg = _cls_cfg(a)
+    stretch = f"-s{cfg.stretch_probability:g}" if cfg.stretch_probability else ""
+    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}.npz"
+
+
+def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
+    """The classifier in 8 bits (see :mod:`vision.training.quantize`), calibrated on training crops,
+    with its accuracy on the validation and held-out crops beside the float model's."""
+    from .quantize import classifier_batches, onnx_accuracy, quantize_model
+
+    t = time.monotonic()
+    z = np.load(_crops_cache(a, out, n_cls, n_val, n_held))
+    x_tr = z["x_tr"]
+    rng = np.random.default_rng(a.seed)
+    calibration = x_tr[rng.choice(len(x_tr), min(1024, len(x_tr)), replace=False)]
+    export = out / "export"
+    src, dst = export / "corner-classifier.onnx", export / QUANTIZED_CLASSIFIER
+    quantize_model(src, dst, classifier_batches(calibration), out / "quantize")
+    metrics: dict[str, object] = {"quantize_s": time.monotonic() - t, "calibration_crops": len(calibration)}
+    for split in ("va", "ho"):
+        x, y = z[f"x_{split}"], z[f"y_{split}"]
+        metrics[f"{split}_acc_float"] = onnx_accuracy(src, x, y)
+        metrics[f"{split}_acc_int8"] = onnx_accuracy(dst, x, y)
+    _log(f"classifier quantised: {metrics}")
+    return metrics
 
 
 def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, float]:
@@ -250,7 +283,7 @@ def _export_detector(a: argparse.Namespace, out: Path) -> None:
     _log(f"detector exported at {a.export_imgsz} px from {best}")
 
 
-def _manifest(a: argparse.Namespace) -> dict[str, object]:
+def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
     return {
         "detector": {
             "file": "corner-detector.onnx",
@@ -261,7 +294,9 @@ def _manifest(a: argparse.Namespace) -> dict[str, object]:
             "output": "1 x (4 + 1) x anchors: cx, cy, w, h in input pixels, then the corner score",
         },
         "classifier": {
-            "file": "corner-classifier.onnx",
+            # the 8-bit graph when the quantize stage made one: same accuracy, about twice as fast
+            "file": QUANTIZED_CLASSIFIER if (out / "export" / QUANTIZED_CLASSIFIER).exists() else FLOAT_CLASSIFIER,
+            "float_file": FLOAT_CLASSIFIER,
             "input_size": [CROP_SIZE, CROP_SIZE],
             "channels": "RGB",
             "scale": "0..1 float",
@@ -333,9 +368,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"the classifier process failed (exit {side.returncode}); see {log}", file=sys.stderr)
             return 1
         _log("classifier process done")
+    if "quantize" in stages:
+        _save_part(out, "quantize", _stage_quantize(a, out, n_cls, n_val, n_held))
     if "finish" in stages:
         export = out / "export"
-        (export / "models.json").write_text(json.dumps(_manifest(a), indent=2) + "\n")
+        (export / "models.json").write_text(json.dumps(_manifest(a, out), indent=2) + "\n")
         parts = {p.stem.removeprefix("part-"): json.loads(p.read_text()) for p in sorted(out.glob("part-*.json"))}
         metrics = {
             **parts,
@@ -344,7 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         }
         (export / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
         if a.install:
-            for name in ("corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"):
+            names = ["corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"]
+            if (export / QUANTIZED_CLASSIFIER).exists():
+                names.append(QUANTIZED_CLASSIFIER)
+            for name in names:
                 shutil.copy(export / name, MODELS_DIR / name)
             _log(f"installed into {MODELS_DIR}")
     _log(f"stages {','.join(stages)} done in {(time.monotonic() - t_start) / 60:.1f} min; exports in {out / 'export'}")
