@@ -299,6 +299,7 @@ class Hand:
         self._to_move = self._leader
         self._ctx: tuple[int, int, int] = (-1, -1, -1)  # (led card, best of led suit, best trump) now
         self._undo: list[tuple[int, int, int, int, int]] = []
+        self._version = 0  # bumped by every change a standing can depend on (plays, contract, violations)
 
     @staticmethod
     def _mask(cards: Sequence[int]) -> int:
@@ -601,6 +602,7 @@ class Hand:
         self.contract = contract
         self._trump = contract.trump_int
         self._targets_now = self.targets
+        self._version += 1
         return tuple(new)
 
     def take_kitty(self, discards: Sequence[Card] | None) -> tuple[Violation, ...]:
@@ -985,8 +987,10 @@ class Hand:
         self._trick_seats = []
         self._trick_cards = []
         self._ctx = (-1, -1, -1)
+        self._version += 1
 
     def _apply(self, seat: int, c: int) -> None:
+        self._version += 1
         bit = 1 << c
         self._undo.append((self._to_move, self._leader, self._hand[seat], self._seen, len(self.violations)))
         self._plays.append((seat, c))
@@ -1040,6 +1044,7 @@ class Hand:
             raise IllegalActionError("nothing to undo: no card has been played", "undo")
         seat, c = self._plays.pop()
         self._score = None
+        self._version += 1
         to_move, leader, hand, seen, nviol = self._undo.pop()
         if not self._trick_cards:
             _leader, seats, cards, winner = self._log.pop()
@@ -1150,6 +1155,7 @@ class Hand:
             self._record(v, (v.trick, v.seat, "play" if v.rule in _PLAY_RULES else v.rule))
 
     def _record(self, violation: Violation, key: tuple[int, int, str]) -> None:
+        self._version += 1
         self.violations.append(violation)
         self._flag_keys.append(key)
         self._flagged.add(key)

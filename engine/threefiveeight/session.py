@@ -73,7 +73,7 @@ class Session:
         self.first_dealer = first_dealer
         self.strict = strict
         self.hands: list[Hand] = []
-        self._outcome: tuple[tuple[object, ...], Outcome] | None = None
+        self._outcome: tuple[tuple[object, ...] | None, Outcome] | None = None
         # Hands before the last are complete and never change (new_hand insists): which of them count,
         # and the first twelve-trick hand among them, are kept as the game grows instead of recomputed.
         self._counted: list[Hand] = []
@@ -260,8 +260,8 @@ class Session:
     def outcome(self) -> Outcome:
         """Who won and how the game ended (cached until the last hand changes)."""
         last = self.hands[-1] if self.hands else None
-        key = (len(self.hands), last, last.trick_number if last else 0, last.is_complete if last else False,
-               len(last.violations) if last else 0, last.contract if last else None)
+        # another hand, or any change to the last one (a play, an undo, a violation, the contract)
+        key = (len(self.hands), last, last._version) if last else None
         if self._outcome is None or self._outcome[0] != key:
             self._outcome = (key, self._compute_outcome())
         return self._outcome[1]

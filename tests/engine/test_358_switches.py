@@ -386,3 +386,27 @@ def test_trusted_exchange_leaves_what_the_checked_exchange_leaves(preset: str) -
                     hand.random_playout(rng.random)
             else:
                 play_hand(hand, bots)
+
+
+def test_the_standing_follows_corrected_last_tricks() -> None:
+    """Camera corrections of the game's last two tricks (undo, then other cards) can change who won
+    them and so the game: the cached outcome must follow, not keep the first reading."""
+    import random
+
+    from engine.threefiveeight.bots import simulate
+
+    rng = random.Random(3)
+    changed = 0
+    for seed in range(60):
+        session = simulate(PG, seed, max_hands=30)
+        last = session.hands[-1]
+        first = session.outcome()
+        for _ in range(4):
+            for _ in range(6):
+                last.undo()
+            while not last.is_complete:  # (nobody looks at the standing in between)
+                last.play(last.to_move, rng.choice(sorted(last.legal_moves(), key=str)))
+            assert session.outcome() == session._compute_outcome()
+            changed += session.outcome() != first
+            first = session.outcome()
+    assert changed  # some corrections did change the result
