@@ -72,6 +72,7 @@ def test_the_8_bit_classifier_reads_what_its_float_original_reads(tmp_path: Path
     same = total = 0
     for sample in dataset.samples:
         image = cv2.imread(str(sample.path))
+        assert image is not None
         boxes = np.array([c.box for c in sample.corners], np.float32)
         batch = quantised.crops(image, boxes)
         a = quantised.probabilities(batch).argmax(axis=1)
