@@ -10,6 +10,7 @@ import pytest
 from controller.feed import Feed, FeedConfig
 from controller.feed.mosquitto import Mosquitto
 from tests.feed.helpers import Subscriber, needs_mosquitto
+from tests.hardware.waiting import wait_until
 
 pytestmark = [pytest.mark.integration, needs_mosquitto]
 
@@ -61,7 +62,8 @@ def test_spectators_read_public_topics_but_cannot_publish_or_read_control(secure
     operator.client.publish("cardtable/t1/control", '{"command": "pause"}', qos=1)
     watcher.wait_for(lambda: bool(watcher.messages), what="the controller account reads control")
     phone.wait_for(lambda: any(m.topic.endswith("/events") for m in phone.messages), what="event")
-    assert NextHand(id="op") in commands
+    # the operator's command travels on its own connection: wait for it rather than assume it is in
+    wait_until(lambda: NextHand(id="op") in commands, what="the operator's next_hand at the controller")
     assert all(not m.topic.endswith("/control") for m in phone.messages)
     states = [m.json() for m in phone.messages if m.topic.endswith("/state")]
     assert all(s.get("seq") != 99 for s in states)
