@@ -152,6 +152,9 @@ class _ZoneState:
     prev_obs: list[_Obs] = field(default_factory=list)
     empty_frames: int = 0
     had_cards: bool = False
+    unread: bool = False
+    """An UnreadableCard was reported here and no card confirmed since: the referee may have taken it
+    from a seat button, so its leaving must be reported too."""
 
 
 class CardTracker:
@@ -490,6 +493,7 @@ class CardTracker:
         track = _Track(next(self._ids), card, state.zone.name, pending.points, conf)
         state.tracks.append(track)
         state.had_cards = True
+        state.unread = False
         return [CardPlaced(state.zone.name, card, round(conf, 4), candidates, frame.index, frame.t, state.still_frame,
                            state.still_t, track.id)]
 
@@ -510,6 +514,19 @@ class CardTracker:
         if state.had_cards and not state.tracks and events:
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
             state.had_cards = False
+        elif (
+            state.unread
+            and not state.tracks
+            and not state.pending
+            and state.empty_frames >= s.gone_frames
+            and (state.empty_frames - s.gone_frames) % 4 == 0  # the shape test costs a warp
+            and not self._card_shaped(state, frame.image)
+        ):
+            # the card nobody could read has gone (a trick collected): nothing was read there, nothing
+            # card-shaped is left
+            state.unread = False
+            state.had_cards = False
+            events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
         return events
 
     def _unreadable(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
@@ -533,6 +550,7 @@ class CardTracker:
             if not self._card_shaped(state, frame.image):
                 return []
         state.unreadable_reported = True
+        state.unread = True
         best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
 

@@ -297,3 +297,28 @@ def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
     t.hand_over("seat1")
     t.still(t.corners("9H", "seat1"), frames=5)
     assert [getattr(e, "card", None) for e in t.events] == [C("9H")]
+
+
+def test_an_unreadable_card_swept_away_clears_its_zone():
+    """A card the camera could not read (named with the seat button instead) still leaves: when the
+    trick is collected its zone must be reported empty, or the referee waits for the collection."""
+    t = Table()
+    cx, cy = t.layout.zone("seat2").center
+    card = t.blank.copy()
+    cv2.rectangle(card, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    t.background = card
+    t.hand_over("seat2")
+    t.still(frames=12)
+    assert kinds(t.events) == ["UnreadableCard"]
+    t.hand_over("seat1")  # a hand passes nearby; the card is still there
+    t.hand_over("seat2")
+    t.still(frames=20)
+    assert "ZoneCleared" not in kinds(t.events)
+    t.background = t.blank.copy()  # the trick is swept off
+    t.hand_over("seat2")
+    t.still(frames=12)
+    assert kinds(t.events)[-1] == "ZoneCleared" and t.events[-1].zone == "seat2"  # type: ignore[union-attr]
+    assert kinds(t.events).count("ZoneCleared") == 1
+    t.still(frames=20)
+    assert kinds(t.events).count("ZoneCleared") == 1
