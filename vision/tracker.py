@@ -23,7 +23,9 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   whole pile goes, which is one ``ZoneCleared``.
 * **unreadable**: something card-shaped (a bright quadrilateral on the felt, or detections too weak
   or too divided to confirm) stays still for ``unreadable_frames`` frames: one :class:`UnreadableCard`
-  per still run, with the best guesses.
+  per still run, with the best guesses. The referee may take that card from a seat button, so when
+  later nothing is read in the zone for ``gone_frames`` still frames and nothing card-shaped is left,
+  the zone gets its :class:`ZoneCleared` like any other.
 
 Every threshold is a field of :class:`TrackerSettings`.
 """
