@@ -54,12 +54,19 @@ def detector_model(
 
 
 def classifier_model(
-    path: Path, size: tuple[int, int], *, fixed_batch: bool = False, softmax: bool = False, reject: bool = False
+    path: Path,
+    size: tuple[int, int],
+    *,
+    fixed_batch: bool = False,
+    softmax: bool = False,
+    reject: bool = False,
+    top_half: bool = False,
 ) -> None:
     """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``.
 
     With ``reject`` a 53rd class, "not an index", wins for light grey and white crops (every channel
-    high), like the shipped classifier's reject class.
+    high), like the shipped classifier's reject class. With ``top_half`` it reads only the upper half
+    of the crop, so a crop turned upside down reads differently (like a real index).
     """
     classes = len(CLASSES) + (1 if reject else 0)
     weights = np.zeros((3, classes), np.float32)
@@ -67,8 +74,14 @@ def classifier_model(
     if reject:
         weights[:, -1] = 8.0
     last = "probs" if softmax else "output0"
+    source = "top" if top_half else "images"
     nodes = [
-        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        *(
+            [helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"])]
+            if top_half
+            else []
+        ),
+        helper.make_node("GlobalAveragePool", [source], ["pooled"]),
         helper.make_node("Flatten", ["pooled"], ["flat"], axis=1),
         helper.make_node("MatMul", ["flat", "weights"], [last]),
     ]
@@ -80,7 +93,12 @@ def classifier_model(
         "classifier",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size[0], size[1]])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, classes])],
-        initializer=[numpy_helper.from_array(weights, "weights")],
+        initializer=[
+            numpy_helper.from_array(weights, "weights"),
+            numpy_helper.from_array(np.array([0], np.int64), "starts"),
+            numpy_helper.from_array(np.array([size[0] // 2], np.int64), "ends"),
+            numpy_helper.from_array(np.array([2], np.int64), "axes"),
+        ],
     )
     _save(graph, path)
 

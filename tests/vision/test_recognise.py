@@ -244,3 +244,41 @@ def test_the_runtime_never_imports_torch_or_ultralytics(tmp_path: Path) -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_a_reading_must_hold_at_every_quarter_turn_to_stay_confident(tmp_path: Path) -> None:
+    """A doubtful crop is read again at three quarter turns and the readings combined; a crop read
+    upright with near certainty is settled and kept as read."""
+    from vision.recognise.classifier import CornerClassifier
+    from vision.recognise.manifest import Manifest
+
+    from .recognise_models import BLUE, GREEN, RED, classifier_model, write_models
+
+    write_models(tmp_path, manifest_extra={"rotations": 4})
+    classifier_model(tmp_path / "corner-classifier.onnx", (24, 24), top_half=True)  # reads the upper half only
+    spec = Manifest.load(tmp_path).classifier
+    turning = CornerClassifier(tmp_path / spec.file, spec)
+    upright_only = CornerClassifier(tmp_path / spec.file, spec.model_copy(update={"rotations": 1}))
+    red, green = spec.classes.index(RED), spec.classes.index(GREEN)
+    assert spec.classes.index(BLUE) not in (red, green)
+
+    def crop(top: tuple[float, float, float], bottom: tuple[float, float, float]) -> np.ndarray:
+        x = np.zeros((1, 3, 24, 24), np.float32)
+        x[0, :, :12] = np.array(top, np.float32)[:, None, None]
+        x[0, :, 12:] = np.array(bottom, np.float32)[:, None, None]
+        return x
+
+    dim_red, dim_green = (0.15, 0, 0), (0, 0.15, 0)
+    # the same reading at every turn: as sure as upright
+    same = crop(dim_red, dim_red)
+    assert np.allclose(turning.probabilities(same), upright_only.probabilities(same), atol=1e-4)
+    # red upright, green upside down: the reading does not hold, so it loses its confidence
+    mixed = crop(dim_red, dim_green)
+    upright = upright_only.probabilities(mixed)[0]
+    turned = turning.probabilities(mixed)[0]
+    assert upright.argmax() == red and upright[red] < turning.settled
+    assert turned[red] < upright[red] * 0.9
+    assert abs(turned[red] - turned[green]) < 0.05
+    # read with near certainty upright: settled, never turned (upside down it would read green)
+    sure = crop((1.0, 0, 0), (0, 1.0, 0))
+    assert turning.probabilities(sure)[0][red] > 0.99
