@@ -89,7 +89,7 @@ def _nth_bit(mask: int, n: int) -> int:
 
 #: The set bits of every 13-bit value (one suit of a mask), for picking a random card fast.
 _BITS13: Final = tuple(tuple(i for i in range(13) if v >> i & 1) for v in range(1 << 13))
-#: ``1 << card`` for every card int, made once: a mask is then a C-level sum of these.
+#: ``1 << card`` for every card int, made once (CPython builds every int above 2**30 anew).
 _BIT: Final = tuple(1 << c for c in range(52))
 #: Position of each role in ``Rules.targets`` (ordered 8, 5, 3).
 _ROLE_POS: Final = {8: 0, 5: 1, 3: 2}
@@ -208,7 +208,7 @@ class ExchangeStep:
 @functools.cache
 def _step(giver: int, receiver: int, g: int, b: int | None) -> ExchangeStep:
     """The shared ExchangeStep for these card ints: values are immutable, and building a frozen
-    dataclass costs more than the rest of a bot's exchange."""
+    dataclass costs more than the rest of a bot's exchange. (At most 3 x 3 x 52 x 53 of them.)"""
     return ExchangeStep(giver, receiver, CARD_OF[g], None if b is None else CARD_OF[b])
 
 
@@ -516,15 +516,12 @@ class Hand:
         hands = self._hand
         if self._exchange_start is None:
             self._exchange_start = list(hands)
-        higher = (self._exchange_start[receiver] & ~self._gone[receiver]) & SUIT_MASK[g // 13] & ~((2 << g) - 1)
-        if higher:  # the rule's return: his highest card of the suit above g (as _required_back)
-            b = higher.bit_length() - 1
+        b = self._required_back(receiver, g)
+        if b != g:
             self._gone[receiver] |= 1 << b
             both = (1 << g) | (1 << b)
             hands[giver] ^= both
             hands[receiver] ^= both
-        else:
-            b = g
         key = (giver, receiver)
         given = self._given
         given[key] = given.get(key, 0) + 1
