@@ -1,32 +1,30 @@
-"""8-bit versions of the two ONNX models, calibrated on synthetic training data.
+"""The 8-bit classifier, calibrated on synthetic training crops.
 
 onnxruntime's static quantisation (QDQ, per-channel int8 weights, uint8 activations) turns every
 convolution into an integer one; on a CPU with 8-bit dot-product instructions (x86 VNNI, the Pi 5's
 Arm ``sdot``) that runs the classifier about twice as fast at the same accuracy, which matters
 because the classifier reads every corner in view, up to four times. Only convolutions are
-quantised: the detector's head concatenates box coordinates in pixels with scores in 0..1, and one
-shared 8-bit scale for both would wipe out the scores.
+quantised, so softmax-like heads keep their float precision. The detector stays float: an 8-bit
+one, tried the same way, lost 1-2 points of recall and precision (MODEL_CARD.md).
 
-Calibration uses synthetic training images only (never the real photos), fed exactly as the
-runtime feeds them (:func:`vision.recognise.detector.letterbox`, RGB crops in 0..1).
+Calibration uses synthetic training crops only (never the real photos), fed as the runtime feeds
+them (RGB in 0..1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
-from vision.recognise.detector import letterbox
 from vision.recognise.session import open_session
 
 from .dataset import NOT_INDEX
 
-__all__ = ["classifier_batches", "detector_batches", "onnx_accuracy", "quantize_model"]
+__all__ = ["classifier_batches", "onnx_accuracy", "quantize_model"]
 
 
 class _Batches(CalibrationDataReader):  # type: ignore[misc]
@@ -44,16 +42,6 @@ def classifier_batches(crops_bgr: np.ndarray, batch: int = 64) -> Iterator[np.nd
     for i in range(0, len(crops_bgr), batch):
         part = crops_bgr[i : i + batch, :, :, ::-1].astype(np.float32) / 255.0
         yield np.ascontiguousarray(part.transpose(0, 3, 1, 2))
-
-
-def detector_batches(images: Sequence[Path], size: int) -> Iterator[np.ndarray]:
-    """Scene images letterboxed to the graph's ``size``, one per batch (the graph's batch is 1)."""
-    for path in images:
-        bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if bgr is None:
-            raise FileNotFoundError(f"calibration image {path} cannot be read")
-        tensor, _ = letterbox(bgr, size)
-        yield tensor
 
 
 def quantize_model(src: Path, dst: Path, batches: Iterator[np.ndarray], work: Path) -> Path:
