@@ -5,7 +5,7 @@
 #   librsvg2-bin           rsvg-convert, renders the SVG faces per element id
 # Idempotent: does nothing when everything is installed already. Runs as root or through sudo.
 set -euo pipefail
-pkgs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin)
+pkgs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.cards import Card
 from vision.synth.corners import measure_design
-from vision.synth.faces import CACHE_DIR, DESIGNS, HELD_OUT, TRAIN_DESIGNS, render_design
+from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design
 from vision.synth.scenes import SceneConfig
 
 from .dataset import CROP_SIZE, NOT_INDEX, make_crops, write_yolo_split
@@ -65,8 +65,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="detector ONNX input size (default 320, the training size: frames are shown at that scale, and "
         "a wide frame is read as two tiles rather than inside a 640 square that is mostly padding)",
     )
-    p.add_argument("--det-minutes", type=float, default=66.0, help="wall-clock cap of detector training")
-    p.add_argument("--cls-minutes", type=float, default=52.0, help="wall-clock cap of classifier training")
+    p.add_argument(
+        "--det-minutes", type=float, default=None, help="detector training cap, minutes (66; 1 with --quick)"
+    )
+    p.add_argument(
+        "--cls-minutes", type=float, default=None, help="classifier training cap, minutes (52; 1 with --quick)"
+    )
     p.add_argument(
         "--sequential",
         action="store_true",
@@ -99,8 +103,8 @@ def _log(msg: str) -> None:
 
 
 def _faces() -> None:
-    for name in DESIGNS:
-        render_design(name)
+    for name in (*DESIGNS, *DRAWN):
+        render_design(name)  # a drawn deck writes its boxes as it draws them
         if not (CACHE_DIR / name / "index_boxes.json").exists():
             measure_design(name)
 
@@ -134,9 +138,7 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
 def _det_cfg(a: argparse.Namespace) -> SceneConfig:
     # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo; half
     # the pictures stretched along an axis, as photos saved square are (16:9 webcam frames, 4:3 phones)
-    return SceneConfig(
-        size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.5
-    )
+    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.5)
 
 
 def _stage_classifier(
@@ -316,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the training stages (all by default); returns a process exit status."""
     a = _args(argv)
     quick = a.quick
+    # ultralytics' time= fits the epochs to the cap, so a quick run needs a short cap too
+    a.det_minutes = a.det_minutes if a.det_minutes is not None else (1.0 if quick else 66.0)
+    a.cls_minutes = a.cls_minutes if a.cls_minutes is not None else (1.0 if quick else 52.0)
     det_epochs = a.epochs or (2 if quick else 30)
     cls_epochs = a.cls_epochs or (1 if quick else 40)
     n_det = a.det_images or (40 if quick else 2400)

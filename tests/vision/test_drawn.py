@@ -1,0 +1,74 @@
+"""The procedurally drawn training decks: deterministic, indices where the boxes say, suits that differ.
+
+A drawn deck widens the fonts and pip shapes the classifier sees; if its boxes missed the ink, or its
+clubs came out as spades, it would teach the wrong thing, so these look at the pixels.
+"""
+
+import numpy as np
+import pytest
+
+from engine.cards import Card, Suit, deck
+from vision.synth.drawn import DRAWN, draw_face, draw_suit, render_drawn, style_for
+from vision.synth.faces import FaceError, corner_boxes, load_back, load_face, render_design
+
+
+def _ink(face: np.ndarray, box: list[int]) -> float:
+    x1, y1, x2, y2 = box
+    gray = face[..., :3].astype(np.float32).mean(axis=2)
+    paper = np.median(gray[face[..., 3] > 200])
+    return float((np.abs(gray[y1:y2, x1:x2] - paper) > 60).mean())
+
+
+def test_a_drawn_deck_is_the_same_every_time_and_decks_differ():
+    a, boxes_a = draw_face(DRAWN[0], Card.from_text("8C"))
+    b, boxes_b = draw_face(DRAWN[0], Card.from_text("8C"))
+    other, _ = draw_face(DRAWN[1], Card.from_text("8C"))
+    assert np.array_equal(a, b) and boxes_a == boxes_b
+    assert a.shape != other.shape or not np.array_equal(a, other)
+
+
+@pytest.mark.parametrize("name", DRAWN[:4])
+def test_index_boxes_sit_on_ink_in_opposite_corners(name):
+    for card in deck():
+        face, boxes = draw_face(name, card)
+        h, w = face.shape[:2]
+        assert face.shape[2] == 4 and face[h // 2, w // 2, 3] == 255 and face[0, 0, 3] == 0  # rounded card
+        top_left, bottom_right = boxes
+        assert top_left[2] < w / 3 and top_left[3] < h / 3, f"{name} {card}: {top_left}"
+        assert bottom_right[0] > 2 * w / 3 and bottom_right[1] > 2 * h / 3, f"{name} {card}: {bottom_right}"
+        for box in boxes:
+            # the box is tight: ink inside, and a clean margin of paper just outside it
+            assert 0.1 < _ink(face, box) < 0.9, f"{name} {card}: box {box}"
+        x1, _, x2, y2 = top_left
+        assert _ink(face, [x1, y2 + 1, x2, y2 + 3]) < 0.25, f"{name} {card}: ink runs on below the index"
+
+
+def test_the_four_suits_are_four_shapes():
+    style = style_for(DRAWN[0])
+    masks = {s: draw_suit(s, 40, style.shapes[s]) for s in Suit}
+    for s, m in masks.items():
+        assert m.shape[0] == 40 and 0.3 < (m > 127).mean() < 0.95, s
+    # a club and a spade have the same stem and size; they must still differ where the lobes are
+    club, spade = masks[Suit.CLUBS], masks[Suit.SPADES]
+    width = min(club.shape[1], spade.shape[1])
+    top = slice(0, 20)
+    differ = np.mean((club[top, :width] > 127) != (spade[top, :width] > 127))
+    assert differ > 0.1
+    # a spade comes to a point at the top, a club is round there
+    assert (spade[1] > 127).sum() < (club[1] > 127).sum()
+
+
+def test_render_writes_a_deck_the_scene_generator_can_use(tmp_path, monkeypatch):
+    out = render_drawn(DRAWN[2], tmp_path / DRAWN[2])
+    assert len(list(out.glob("*.png"))) == 53  # 52 faces and a back
+    monkeypatch.setattr("vision.synth.faces._dirs", lambda: [tmp_path])
+    card = Card.from_text("QH")
+    assert [list(b) for b in corner_boxes(DRAWN[2], card)] == draw_face(DRAWN[2], card)[1]
+    assert load_face(DRAWN[2], card).shape[2] == 4 and load_back(DRAWN[2]).shape[2] == 4
+
+
+def test_bad_names_are_named_in_the_error():
+    with pytest.raises(ValueError, match="drawn-x"):
+        style_for("drawn-x")
+    with pytest.raises(FaceError, match="drawn-x"):
+        render_design("drawn-x")
