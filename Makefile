@@ -25,11 +25,13 @@ system-deps:
 
 test: $(STAMP) system-deps
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Slow tests (soak, SIGKILL recovery over many kill points, long demos).

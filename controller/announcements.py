@@ -551,8 +551,22 @@ class LogOutput:
 
 
 SPOKEN = frozenset(
-    {"hand_started", "contract", "turn", "trick_won", "violation", "hand_scored", "game_over", "unreadable",
-     "card_rejected", "correction", "penalty", "demand", "skip", "player_out"}
+    {
+        "hand_started",
+        "contract",
+        "turn",
+        "trick_won",
+        "violation",
+        "hand_scored",
+        "game_over",
+        "unreadable",
+        "card_rejected",
+        "correction",
+        "penalty",
+        "demand",
+        "skip",
+        "player_out",
+    }
 )
 
 

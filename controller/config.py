@@ -88,8 +88,21 @@ class GameConfig(Strict):
         return self.preset or ("sergeant-major" if self.name == "358" else "makao")
 
 
-_SOURCE_KINDS = ("usb", "file", "folder", "picamera2", "picamera", "csi", "synthetic", "rtsp", "rtmp", "http",
-                 "https", "tcp", "udp")
+_SOURCE_KINDS = (
+    "usb",
+    "file",
+    "folder",
+    "picamera2",
+    "picamera",
+    "csi",
+    "synthetic",
+    "rtsp",
+    "rtmp",
+    "http",
+    "https",
+    "tcp",
+    "udp",
+)
 
 
 class CameraConfig(Strict):
@@ -106,8 +119,9 @@ class CameraConfig(Strict):
     @classmethod
     def _known_source(cls, value: str) -> str:
         if value.partition(":")[0].lower() not in _SOURCE_KINDS:
-            raise ValueError(f"unknown camera source {value!r} (usb:N, file:PATH, folder:PATH, picamera2, "
-                             "synthetic or a stream URL)")
+            raise ValueError(
+                f"unknown camera source {value!r} (usb:N, file:PATH, folder:PATH, picamera2, synthetic or a stream URL)"
+            )
         return value
 
 

@@ -104,11 +104,7 @@ class TruthRecogniser:
         truth = self.current
         if truth is None:
             return []
-        return [
-            Detection(c.card, 0.97, c.polygon, candidates=((c.card, 0.97),))
-            for c in truth.corners
-            if c.visible
-        ]
+        return [Detection(c.card, 0.97, c.polygon, candidates=((c.card, 0.97),)) for c in truth.corners if c.visible]
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -260,12 +256,12 @@ class Demo:
         if self.makao:
             referee = MakaoReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False))
         else:
-            referee = ThreeFiveEightReferee(self.names, self.preset, announcer, Journal(journal_path, fsync=False),
-                                            hands=opts.hands)
+            referee = ThreeFiveEightReferee(
+                self.names, self.preset, announcer, Journal(journal_path, fsync=False), hands=opts.hands
+            )
         self.referee = referee
         layout = layout_for(opts.game)
-        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names),
-                                  settle_frames=opts.settle_frames)
+        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names), settle_frames=opts.settle_frames)
         try:
             renderer = TableRenderer(layout, settings, seed=opts.seed, design=opts.design)
         except LayoutError:
@@ -326,8 +322,9 @@ class Demo:
                     else:
                         settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
                     continue
-                self._play_until_accepted(action, referee, renderer, process, settle, accepted_before, asks_before,
-                                          RPlace, RPickUp)
+                self._play_until_accepted(
+                    action, referee, renderer, process, settle, accepted_before, asks_before, RPlace, RPickUp
+                )
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Collect):
@@ -352,14 +349,26 @@ class Demo:
         (self.out / "report.json").write_text(json.dumps(report, indent=2))
         return report
 
-    def _play_until_accepted(self, action: Place, referee: Any, renderer: Any,
-                             process: Callable[[list[Any]], None], settle: Callable[..., bool],
-                             accepted_before: int, asks_before: int, RPlace: Any, RPickUp: Any) -> None:
+    def _play_until_accepted(
+        self,
+        action: Place,
+        referee: Any,
+        renderer: Any,
+        process: Callable[[list[Any]], None],
+        settle: Callable[..., bool],
+        accepted_before: int,
+        asks_before: int,
+        RPlace: Any,
+        RPickUp: Any,
+    ) -> None:
         """Wait for the table to take the card; pick, re-place, correct or enter it like a player would."""
         for attempt in range(self.opts.max_retries + 1):
+
             def answered(acc: int = accepted_before, asks: int = asks_before) -> bool:
-                return (len(self.heard.of(CardAccepted)) > acc
-                        or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks)
+                return (
+                    len(self.heard.of(CardAccepted)) > acc
+                    or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks
+                )
 
             settle(answered, 10)
             if len(self.heard.of(CardAccepted)) == accepted_before and self._pick_with_button(action, referee):
@@ -368,8 +377,12 @@ class Demo:
             if accepted:
                 card = accepted[-1].card
                 if card == action.card:
-                    if attempt == 0 and accepted[-1].corrected_from is None and len(accepted) == 1 \
-                            and len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) == asks_before:
+                    if (
+                        attempt == 0
+                        and accepted[-1].corrected_from is None
+                        and len(accepted) == 1
+                        and len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) == asks_before
+                    ):
                         self.stats.first_time_right += 1
                     return
                 # The table announced the wrong card: the player takes it back and places it again.
@@ -455,9 +468,11 @@ class Demo:
             "scores": scores,
             "true_scores": true_scores,
             "game_over": bool(heard.of(GameOver)),
-            "announce_latency_ms": {"p50": _percentile(self.stats.latencies, 50),
-                                    "p95": _percentile(self.stats.latencies, 95),
-                                    "n": len(self.stats.latencies)},
+            "announce_latency_ms": {
+                "p50": _percentile(self.stats.latencies, 50),
+                "p95": _percentile(self.stats.latencies, 95),
+                "n": len(self.stats.latencies),
+            },
             "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
             "frames": self.stats.frames,
             "wall_s": round(wall, 1),
@@ -465,7 +480,6 @@ class Demo:
             "out": str(self.out),
             "spectator": self.spectator_url,
         }
-
 
     def _common(self, wall: float) -> dict[str, Any]:
         accepted = self.heard.of(CardAccepted)
@@ -479,9 +493,11 @@ class Demo:
             "picked_by_button": self.stats.picked_by_button,
             "entered_by_operator": self.stats.entered,
             "rejected": len(self.heard.of(CardRejected)),
-            "announce_latency_ms": {"p50": _percentile(self.stats.latencies, 50),
-                                    "p95": _percentile(self.stats.latencies, 95),
-                                    "n": len(self.stats.latencies)},
+            "announce_latency_ms": {
+                "p50": _percentile(self.stats.latencies, 50),
+                "p95": _percentile(self.stats.latencies, 95),
+                "n": len(self.stats.latencies),
+            },
             "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
             "frames": self.stats.frames,
             "wall_s": round(wall, 1),
@@ -512,15 +528,18 @@ class Demo:
             "turns": len(record["turns"]),
             "cards_played": true_cards,
             "cards_recognised": self.stats.first_time_right,
-            "misreads_uncorrected": 0 if record["turns"] == true_record["turns"] else
-            sum(1 for a, b in zip(record["turns"], true_record["turns"], strict=False) if a != b) or 1,
+            "misreads_uncorrected": 0
+            if record["turns"] == true_record["turns"]
+            else sum(1 for a, b in zip(record["turns"], true_record["turns"], strict=False) if a != b) or 1,
             "tricks": 0,
             "tricks_correct": 0,
             "violations": check["violations"],
             "violations_announced": [_violation_json(v) for v in self.heard.of(ViolationFound)],
             "scores": {"out": list(over[-1].winners) if over else [], "losers": list(over[-1].losers) if over else []},
-            "true_scores": {"out": list(outcome.out[:1]) if outcome else [],
-                            "losers": list(outcome.losers) if outcome else []},
+            "true_scores": {
+                "out": list(outcome.out[:1]) if outcome else [],
+                "losers": list(outcome.losers) if outcome else [],
+            },
             "check_totals": {"losers": check.get("losers")},
             "check_agrees": bool(over) and check.get("losers") == list(over[-1].losers),
             "record": str(record_path),
@@ -539,8 +558,14 @@ def _totals(hands: Sequence[Any]) -> tuple[int, int, int]:
 
 
 def _violation_json(v: ViolationFound) -> dict[str, Any]:
-    return {"hand": v.hand, "trick": v.trick, "seat": v.seat, "rule": v.rule, "proven_at": v.proven_at,
-            "reason": v.reason}
+    return {
+        "hand": v.hand,
+        "trick": v.trick,
+        "seat": v.seat,
+        "rule": v.rule,
+        "proven_at": v.proven_at,
+        "reason": v.reason,
+    }
 
 
 def _check_record(record: dict[str, Any]) -> dict[str, Any]:
@@ -625,4 +650,3 @@ def _serve_spectator(ws_url: str, table: str, closers: list[Callable[[], None]])
 def run_demo(opts: DemoOptions) -> dict[str, Any]:
     """Run the demo and return its report (also written to ``OUT/report.json``)."""
     return Demo(opts).run()
-

@@ -199,4 +199,3 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-

@@ -125,8 +125,7 @@ def scoreboard_view(state: TableState) -> ScoreboardView:
         trump = Suit.from_text(state.contract)
     makao = None
     if state.game == "makao":
-        makao = MakaoLine(top_card=state.top_card, penalty=state.penalty, demand=state.demand or None,
-                          skip=state.skip)
+        makao = MakaoLine(top_card=state.top_card, penalty=state.penalty, demand=state.demand or None, skip=state.skip)
     return ScoreboardView(
         game="3-5-8" if state.game == "358" else "Makao",
         seats=tuple(seats),

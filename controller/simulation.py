@@ -120,8 +120,11 @@ def script_358(
         hand = session.new_hand(deal=deal)
         if first_by_2c:
             holder = hand.eight
-            lowest = next(c for c in deal.cards(holder) if c.suit is Suit.CLUBS and all(
-                k.rank >= c.rank for k in deal.cards(holder) if k.suit is Suit.CLUBS))
+            lowest = next(
+                c
+                for c in deal.cards(holder)
+                if c.suit is Suit.CLUBS and all(k.rank >= c.rank for k in deal.cards(holder) if k.suit is Suit.CLUBS)
+            )
             # Whoever holds 2♣ shows it (if 2♣ is in the kitty, the holder of the lowest club shows that;
             # the referee then needs the operator: the demo avoids it by showing 2♣'s stand-in).
             shown = TWO_OF_CLUBS if TWO_OF_CLUBS in deal.cards(holder) else lowest
@@ -164,8 +167,16 @@ def direct_inputs(actions: Sequence[Action], *, fps: float = 10.0) -> Iterator[o
         frame += 5
         t = frame / fps
         if isinstance(action, Place):
-            yield CardPlaced(action.where, action.card, 0.99, candidates=((action.card, 0.99),), frame=frame, t=t,
-                             still_frame=frame - 2, still_t=t - 2 / fps)
+            yield CardPlaced(
+                action.where,
+                action.card,
+                0.99,
+                candidates=((action.card, 0.99),),
+                frame=frame,
+                t=t,
+                still_frame=frame - 2,
+                still_t=t - 2 / fps,
+            )
         elif isinstance(action, Pick):
             yield CardRemoved(action.where, action.card, frame=frame, t=t)
         elif isinstance(action, Collect):

@@ -58,8 +58,16 @@ def save_record(referee: Referee, folder: Path, table_id: str, started: str) -> 
 class Table:
     """One table's controller. ``hardware=False`` (replay) uses no buttons, ring, display or feed."""
 
-    def __init__(self, cfg: TableConfig, *, hardware: bool = True, feed: bool = True, console: bool = False,
-                 journal: bool = True, printer: bool = True) -> None:
+    def __init__(
+        self,
+        cfg: TableConfig,
+        *,
+        hardware: bool = True,
+        feed: bool = True,
+        console: bool = False,
+        journal: bool = True,
+        printer: bool = True,
+    ) -> None:
         self.cfg = cfg
         #: systemd's Type=notify: READY once the pipeline runs, WATCHDOG pings per frame (no-op outside systemd).
         self.notifier = Notifier()
@@ -108,8 +116,9 @@ class Table:
         if hw.buttons.backend == "gpio":
             from hardware.buttons import SeatButtons
 
-            buttons = SeatButtons(hw.buttons.pins, hw.buttons.operator_pin, self.inputs.put,
-                                  long_press_s=hw.buttons.long_press_s)
+            buttons = SeatButtons(
+                hw.buttons.pins, hw.buttons.operator_pin, self.inputs.put, long_press_s=hw.buttons.long_press_s
+            )
             self.closers.append(buttons.close)
 
     def _feed(self) -> None:
@@ -147,8 +156,15 @@ class Table:
                 return
             self.referee.submit(item)
 
-    def run(self, source: Iterable[Any], *, recogniser: Any, make_tracker: Callable[[Any], Any],
-            calibrator: Any, calibration: Any = None) -> int:
+    def run(
+        self,
+        source: Iterable[Any],
+        *,
+        recogniser: Any,
+        make_tracker: Callable[[Any], Any],
+        calibrator: Any,
+        calibration: Any = None,
+    ) -> int:
         """Feed frames through the pipeline until the source ends, the game ends or a signal stops it.
 
         ``calibration`` (a saved one) starts the tracker at once; otherwise the first frames that show
@@ -186,6 +202,7 @@ class Table:
 
     def install_signals(self) -> None:
         """SIGTERM and SIGINT stop the loop after the current frame (systemd stops, Ctrl-C)."""
+
         def stop(_signum: int, _frame: object) -> None:
             self.stop_event.set()
 

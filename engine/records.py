@@ -34,8 +34,9 @@ def load_json(data: bytes | str, source: str = "record") -> Any:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError("", f"{source} is not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") \
-                from None
+            raise RecordError(
+                "", f"{source} is not UTF-8 text (byte {exc.start}: {data[exc.start : exc.start + 1]!r})"
+            ) from None
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -57,8 +58,9 @@ def load_json(data: bytes | str, source: str = "record") -> Any:
     try:
         return json.loads(text, parse_constant=no_constants, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as exc:
-        raise RecordError("", f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
-            from None
+        raise RecordError(
+            "", f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except RecursionError:
         raise RecordError("", f"{source} is nested too deeply to be a record") from None
 
@@ -120,8 +122,15 @@ def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
-    kind = {dict: "an object", list: "a list", str: "text", bool: "a boolean", int: "a number", float: "a number",
-            type(None): "null"}.get(type(value), type(value).__name__)
+    kind = {
+        dict: "an object",
+        list: "a list",
+        str: "text",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
     return f"{kind} {text}" if value is not None else "null"
 
 
@@ -142,14 +151,14 @@ def header(data: Any) -> tuple[dict[str, Any], str]:
     """The top-level object and its ``game``, with ``format`` checked."""
     top = _obj(data, "(top level)")
     if "format" not in top:
-        raise RecordError("format", f"missing: a record starts with \"format\": \"{RECORD_FORMAT}\"")
+        raise RecordError("format", f'missing: a record starts with "format": "{RECORD_FORMAT}"')
     if top["format"] != RECORD_FORMAT:
         raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {_show(top['format'])}")
     if "game" not in top:
-        raise RecordError("game", "missing: expected \"358\" or \"makao\"")
+        raise RecordError("game", 'missing: expected "358" or "makao"')
     game = top["game"]
     if game not in ("358", "makao"):
-        raise RecordError("game", f"unknown game {_show(game)} (expected \"358\" or \"makao\")")
+        raise RecordError("game", f'unknown game {_show(game)} (expected "358" or "makao")')
     return top, game
 
 
@@ -173,7 +182,7 @@ def replay_358(data: Any) -> Session:
     """Validate a 3-5-8 record and replay it; the session holds every hand with its violations."""
     top, game = header(data)
     if game != "358":
-        raise RecordError("game", f"expected \"358\" here, got {_show(game)}")
+        raise RecordError("game", f'expected "358" here, got {_show(game)}')
     _unknown_keys(top, _TOP_KEYS, "")
     rules = rules_of(top)
     if "players" not in top:
@@ -194,12 +203,15 @@ def replay_358(data: Any) -> Session:
     for i, raw in enumerate(hands):
         path = f"hands[{i}]"
         if session.is_over:
-            raise RecordError(path, f"the game was over after hand {i} ({session.outcome().ended_by}); "
-                              "no hand may follow")
+            raise RecordError(
+                path, f"the game was over after hand {i} ({session.outcome().ended_by}); no hand may follow"
+            )
         if session.hands and not session.hands[-1].is_complete:
-            raise RecordError(f"hands[{i - 1}].plays",
-                              f"hand {i} stops after {len(session.hands[-1].plays)} of 48 cards; "
-                              "only the last hand may be unfinished")
+            raise RecordError(
+                f"hands[{i - 1}].plays",
+                f"hand {i} stops after {len(session.hands[-1].plays)} of 48 cards; "
+                "only the last hand may be unfinished",
+            )
         _replay_hand(session, _obj(raw, path), path)
     return session
 
@@ -222,8 +234,10 @@ def _replay_hand(session: Session, raw: dict[str, Any], path: str) -> Hand:
         cards = [_cards(h, f"{path}.deal.hands[{s}]", 16, f"seat {s}'s hand") for s, h in enumerate(hand_lists)]
         kitty = _cards(d["kitty"], f"{path}.deal.kitty", 4, "the kitty")
         seen: dict[Card, str] = {}
-        for where, group in [*((f"{path}.deal.hands[{s}]", c) for s, c in enumerate(cards)),
-                             (f"{path}.deal.kitty", kitty)]:
+        for where, group in [
+            *((f"{path}.deal.hands[{s}]", c) for s, c in enumerate(cards)),
+            (f"{path}.deal.kitty", kitty),
+        ]:
             for j, card in enumerate(group):
                 if card in seen:
                     raise RecordError(f"{where}[{j}]", f"{card} is dealt twice (also in {seen[card]})")
@@ -280,8 +294,10 @@ def _replay_hand(session: Session, raw: dict[str, Any], path: str) -> Hand:
     plays = _list(raw.get("plays", []), f"{path}.plays")
     if contract is Contract.PASS:
         if plays or "discards" in raw:
-            raise RecordError(f"{path}.plays" if plays else f"{path}.discards",
-                              "a passed hand (PASS) is redealt: it has no discards and no plays")
+            raise RecordError(
+                f"{path}.plays" if plays else f"{path}.discards",
+                "a passed hand (PASS) is redealt: it has no discards and no plays",
+            )
         return hand
     if contract is None and (plays or "discards" in raw):
         raise RecordError(f"{path}.contract", "missing: cards were played, so a contract was named")

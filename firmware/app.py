@@ -67,8 +67,16 @@ class App:
     clock, a watchdog (anything with ``feed()``), an ``on_apply(seq, op, arg)`` hook (the tests'
     applied-command log) and an ``on_maint()`` hook (the Pico's switch to the REPL)."""
 
-    def __init__(self, port: object, ring: leds.Ring, clock: object = None, wdt: object = None,
-                 on_apply: object = None, on_maint: object = None, host_lost_ms: int = HOST_LOST_MS) -> None:
+    def __init__(
+        self,
+        port: object,
+        ring: leds.Ring,
+        clock: object = None,
+        wdt: object = None,
+        on_apply: object = None,
+        on_maint: object = None,
+        host_lost_ms: int = HOST_LOST_MS,
+    ) -> None:
         self.port = port
         self.ring = ring
         self.clock = clock or _ticks_ms

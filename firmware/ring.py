@@ -24,8 +24,16 @@ OPS = (OP_SEATS, OP_TURN, OP_TRICK, OP_VIOLATION, OP_HAND_END, OP_IDLE, OP_BRIGH
 SEATED = (OP_TURN, OP_TRICK, OP_VIOLATION)
 MAX_SEATS = 8
 
-SEAT_COLOURS = ((0, 90, 255), (255, 110, 0), (60, 255, 40), (255, 40, 160), (150, 80, 255), (255, 230, 60),
-                (0, 255, 200), (255, 255, 255))
+SEAT_COLOURS = (
+    (0, 90, 255),
+    (255, 110, 0),
+    (60, 255, 40),
+    (255, 40, 160),
+    (150, 80, 255),
+    (255, 230, 60),
+    (0, 255, 200),
+    (255, 255, 255),
+)
 WHITE = (255, 255, 255)
 GOLD = (255, 170, 0)
 RED = (255, 0, 0)

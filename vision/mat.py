@@ -40,8 +40,9 @@ def render_mat(
         cv2.polylines(img, [pts], True, LINE_BGR, thick, cv2.LINE_AA)
         if labels and zone.label:
             x1, y1, x2, _ = zone.bounds
-            _put_text_fit(img, zone.label, (x1 + 4) * px_per_mm, (y1 + 4) * px_per_mm, (x2 - x1 - 8) * px_per_mm,
-                          8 * px_per_mm)
+            _put_text_fit(
+                img, zone.label, (x1 + 4) * px_per_mm, (y1 + 4) * px_per_mm, (x2 - x1 - 8) * px_per_mm, 8 * px_per_mm
+            )
     for marker in layout.markers:
         quiet = marker.size * 1.3
         cx, cy = marker.center
@@ -58,8 +59,14 @@ def render_mat(
         size = f"{layout.width:.0f}x{layout.height:.0f} mm"
         note = f"cardtable {layout.game} mat  {size}  ArUco {ARUCO_DICTIONARY} ids 0-3"
         m0 = layout.markers[0]
-        _put_text_fit(img, note, (m0.center[0] + m0.size) * px_per_mm, 6 * px_per_mm,
-                      (layout.width - 2 * (m0.center[0] + m0.size)) * px_per_mm, 6 * px_per_mm)
+        _put_text_fit(
+            img,
+            note,
+            (m0.center[0] + m0.size) * px_per_mm,
+            6 * px_per_mm,
+            (layout.width - 2 * (m0.center[0] + m0.size)) * px_per_mm,
+            6 * px_per_mm,
+        )
     return img
 
 

@@ -189,8 +189,14 @@ class CardTracker:
         margin = self.settings.zone_margin_mm
         for state in self.zones.values():
             x1, y1, x2, y2 = state.zone.bounds
-            grown = np.array([[x1 - margin, y1 - margin], [x2 + margin, y1 - margin],
-                              [x2 + margin, y2 + margin], [x1 - margin, y2 + margin]])
+            grown = np.array(
+                [
+                    [x1 - margin, y1 - margin],
+                    [x2 + margin, y1 - margin],
+                    [x2 + margin, y2 + margin],
+                    [x1 - margin, y2 + margin],
+                ]
+            )
             poly = calibration.to_image(grown) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
@@ -259,7 +265,8 @@ class CardTracker:
         if self._empty is not None and self._empty.shape == gray.shape:  # the whole view's exposure since then
             gain = max(1.0, float(np.median(self._empty[::8, ::8]))) / max(1.0, float(np.median(gray[::8, ::8])))
         dets = [
-            d for d in detections
+            d
+            for d in detections
             if d.confidence >= s.min_detection_confidence and not self._on_empty_mat(d, gray, gain)
         ]
         by_zone: dict[str, list[_Obs]] = {name: [] for name in self.zones}
@@ -273,8 +280,11 @@ class CardTracker:
             cands = dict(det.candidates) if det.candidates else {det.card: det.confidence}
             cands.setdefault(det.card, det.confidence)
             for obs in by_zone[zone]:
-                if (obs.card.same_face(det.card) and len(obs.points) < 2
-                        and min(float(np.linalg.norm(mm - p)) for p in obs.points) <= s.pair_distance_mm):
+                if (
+                    obs.card.same_face(det.card)
+                    and len(obs.points) < 2
+                    and min(float(np.linalg.norm(mm - p)) for p in obs.points) <= s.pair_distance_mm
+                ):
                     obs.points.append(mm)
                     obs.confidence = max(obs.confidence, det.confidence)
                     for c, p in cands.items():
@@ -319,9 +329,7 @@ class CardTracker:
             still_zones.append(state)
         for state in still_zones:
             events += self._confirm(state, frame)
-        busy = any(motion.values()) or any(
-            not self._explained(st, p) for st in self.zones.values() for p in st.pending
-        )
+        busy = any(motion.values()) or any(not self._explained(st, p) for st in self.zones.values() for p in st.pending)
         for state in still_zones:
             events += self._retire(state, frame, busy)
         for state in still_zones:
@@ -374,11 +382,15 @@ class CardTracker:
             # a reported card's corner was here and is not read this frame: this reading took its place. On a
             # pile only while that card is still seen elsewhere (else a new card has covered it). Two corners
             # with the same reading are a whole card, never a misread of one corner.
-            if len(obs.points) == 1 and any(
-                (t.id in seen or (not pile and t.missing < s.gone_frames))
-                and _close(obs.points, t.points, s.match_radius_mm)
-                for t in state.tracks
-            ) and not _close(obs.points, seen_points, s.match_radius_mm):
+            if (
+                len(obs.points) == 1
+                and any(
+                    (t.id in seen or (not pile and t.missing < s.gone_frames))
+                    and _close(obs.points, t.points, s.match_radius_mm)
+                    for t in state.tracks
+                )
+                and not _close(obs.points, seen_points, s.match_radius_mm)
+            ):
                 pending.conflicts += 1
         for track in state.tracks:
             if track.id not in seen:
@@ -496,8 +508,19 @@ class CardTracker:
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False
-        return [CardPlaced(state.zone.name, card, round(conf, 4), candidates, frame.index, frame.t, state.still_frame,
-                           state.still_t, track.id)]
+        return [
+            CardPlaced(
+                state.zone.name,
+                card,
+                round(conf, 4),
+                candidates,
+                frame.index,
+                frame.t,
+                state.still_frame,
+                state.still_t,
+                track.id,
+            )
+        ]
 
     def _retire(self, state: _ZoneState, frame: Frame, busy: bool) -> list[VisionEvent]:
         s = self.settings

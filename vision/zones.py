@@ -133,12 +133,8 @@ class ZoneLayout:
         """The same layout stretched to another sheet (markers keep their margin proportion)."""
         sx, sy = width / self.width, height / self.height
         s = min(sx, sy)
-        markers = tuple(
-            Marker(m.id, (m.center[0] * sx, m.center[1] * sy), m.size * s) for m in self.markers
-        )
-        zones = tuple(
-            Zone(z.name, tuple((x * sx, y * sy) for x, y in z.polygon), z.kind, z.label) for z in self.zones
-        )
+        markers = tuple(Marker(m.id, (m.center[0] * sx, m.center[1] * sy), m.size * s) for m in self.markers)
+        zones = tuple(Zone(z.name, tuple((x * sx, y * sy) for x, y in z.polygon), z.kind, z.label) for z in self.zones)
         return ZoneLayout(self.game, width, height, markers, zones)
 
     def to_dict(self) -> dict[str, Any]:

@@ -41,8 +41,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable check: {where}{exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # never a traceback for a user's file, but say it is our fault
-        print(f"cardtable check: {source}: internal error while checking ({type(exc).__name__}: {exc}); "
-              "please report it with the record", file=sys.stderr)
+        print(
+            f"cardtable check: {source}: internal error while checking ({type(exc).__name__}: {exc}); "
+            "please report it with the record",
+            file=sys.stderr,
+        )
         return 2
     print(json.dumps(report, indent=args.indent, ensure_ascii=False))
     return 1 if has_violations(report) else 0

@@ -29,8 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-feed", action="store_true", help="no MQTT feed at all")
     parser.add_argument("--table", default="demo", help="table id (MQTT topic level)")
     parser.add_argument("--out", type=Path, default=Path("runs/demo"), help="output folder (default runs/demo)")
-    parser.add_argument("--recogniser", choices=["auto", "onnx", "truth"], default="auto",
-                        help="onnx: the trained models; truth: a labelled stand-in that reads the renderer's truth")
+    parser.add_argument(
+        "--recogniser",
+        choices=["auto", "onnx", "truth"],
+        default="auto",
+        help="onnx: the trained models; truth: a labelled stand-in that reads the renderer's truth",
+    )
     parser.add_argument("--models", type=Path, help="folder of the ONNX models (default: vision/models)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -47,10 +51,21 @@ def run(args: argparse.Namespace) -> int:
     if args.broker and ":" not in args.broker:
         print(f"cardtable demo: --broker {args.broker!r} must be HOST:PORT", file=sys.stderr)
         return 2
-    opts = DemoOptions(game=args.game, preset=args.preset, players=args.players, hands=args.hands, seed=args.seed,
-                       out=args.out, headless=args.headless, broker=args.broker, table=args.table,
-                       feed=not args.no_feed, quiet=args.quiet, recogniser=args.recogniser,
-                       model_dir=args.models)
+    opts = DemoOptions(
+        game=args.game,
+        preset=args.preset,
+        players=args.players,
+        hands=args.hands,
+        seed=args.seed,
+        out=args.out,
+        headless=args.headless,
+        broker=args.broker,
+        table=args.table,
+        feed=not args.no_feed,
+        quiet=args.quiet,
+        recogniser=args.recogniser,
+        model_dir=args.models,
+    )
     try:
         report = run_demo(opts)
     except ValueError as exc:
@@ -66,20 +81,22 @@ def run(args: argparse.Namespace) -> int:
 def summary(report: dict) -> str:  # type: ignore[type-arg]
     lat = report["announce_latency_ms"]
     if report["game"] == "makao":
-        return "\n".join([
-            "",
-            f"== demo summary: Makao {report['preset']}, {report['players']} players, "
-            f"recogniser: {report['recogniser']}",
-            f"cards played {report['cards_played']}, read right first time {report['cards_recognised']}, "
-            f"misreads {report['misreads']} (left uncorrected {report['misreads_uncorrected']}), "
-            f"unreadable {report['unreadable']}",
-            f"announced: first out {report['scores']['out']}, lost {report['scores']['losers']}; "
-            f"true: {report['true_scores']['out']}, {report['true_scores']['losers']}; "
-            f"violations {len(report['violations'])}",
-            f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
-            f"{report['frames']} frames in {report['wall_s']} s",
-            f"record: {report['record']}  output folder: {report['out']}",
-        ])
+        return "\n".join(
+            [
+                "",
+                f"== demo summary: Makao {report['preset']}, {report['players']} players, "
+                f"recogniser: {report['recogniser']}",
+                f"cards played {report['cards_played']}, read right first time {report['cards_recognised']}, "
+                f"misreads {report['misreads']} (left uncorrected {report['misreads_uncorrected']}), "
+                f"unreadable {report['unreadable']}",
+                f"announced: first out {report['scores']['out']}, lost {report['scores']['losers']}; "
+                f"true: {report['true_scores']['out']}, {report['true_scores']['losers']}; "
+                f"violations {len(report['violations'])}",
+                f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
+                f"{report['frames']} frames in {report['wall_s']} s",
+                f"record: {report['record']}  output folder: {report['out']}",
+            ]
+        )
     lines = [
         "",
         f"== demo summary: 3-5-8 {report['preset']}, {report['hands']} hand(s), recogniser: {report['recogniser']}",

@@ -46,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
     for zone in layout.zones:
         x1, y1, x2, y2 = zone.bounds
         if min(x2 - x1, y2 - y1) < CARD_SIZE_MM[0] + 10 or max(x2 - x1, y2 - y1) < CARD_SIZE_MM[1] + 10:
-            print(f"warning: zone {zone.name} is {x2 - x1:.0f} x {y2 - y1:.0f} mm, too small for a card on "
-                  f"{args.paper}; use A3 or larger", file=sys.stderr)
+            print(
+                f"warning: zone {zone.name} is {x2 - x1:.0f} x {y2 - y1:.0f} mm, too small for a card on "
+                f"{args.paper}; use A3 or larger",
+                file=sys.stderr,
+            )
     print(
         f"wrote {path}: {args.game} mat {layout.width:.0f} x {layout.height:.0f} mm, {image.shape[1]} x "
         f"{image.shape[0]} px at {args.dpi} dpi; zones: {', '.join(layout.zone_names)}; "

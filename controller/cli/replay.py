@@ -53,8 +53,12 @@ def run(args: argparse.Namespace) -> int:
         table = dict(data.get("table", {}))  # type: ignore[call-overload]
         if args.players:
             table["players"] = [p.strip() for p in args.players.split(",")]
-        data.update(game=game, table=table, records={"dir": str(args.records)},
-                    journal={"path": str(args.records / "replay-journal.jsonl"), "fsync": False})
+        data.update(
+            game=game,
+            table=table,
+            records={"dir": str(args.records)},
+            journal={"path": str(args.records / "replay-journal.jsonl"), "fsync": False},
+        )
         cfg = parse_config(data, str(args.config or "replay options"))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
@@ -84,8 +88,13 @@ def run(args: argparse.Namespace) -> int:
                     return 2
     calibration = Calibration.load(args.calibration) if args.calibration else None
     try:
-        frames = table.run(source, recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal),
-                           calibrator=Calibrator(layout), calibration=calibration)
+        frames = table.run(
+            source,
+            recogniser=recogniser,
+            make_tracker=lambda cal: CardTracker(layout, cal),
+            calibrator=Calibrator(layout),
+            calibration=calibration,
+        )
     finally:
         source.close()
         record = table.close()

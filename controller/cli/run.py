@@ -57,8 +57,13 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
     table = Table(cfg, hardware=hardware, feed=feed, console=console)
     table.install_signals()
     try:
-        frames = table.run(source, recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal),
-                           calibrator=Calibrator(layout), calibration=calibration)
+        frames = table.run(
+            source,
+            recogniser=recogniser,
+            make_tracker=lambda cal: CardTracker(layout, cal),
+            calibrator=Calibrator(layout),
+            calibration=calibration,
+        )
     finally:
         source.close()
         record = table.close()

@@ -32,8 +32,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable simulate: unknown preset {args.preset!r} (one of {', '.join(PRESETS)})", file=sys.stderr)
         return 2
     bot = SimpleBot if args.bots == "simple" else RandomBot
-    session = simulate(PRESETS[args.preset], args.seed, bots=[bot(args.seed * 3 + i) for i in range(3)],
-                       players=args.players, max_hands=args.max_hands)
+    session = simulate(
+        PRESETS[args.preset],
+        args.seed,
+        bots=[bot(args.seed * 3 + i) for i in range(3)],
+        players=args.players,
+        max_hands=args.max_hands,
+    )
     names = session.players
     width = max(len(n) for n in names)
     print(f"3-5-8, preset {args.preset}, seed {args.seed}: {', '.join(names)}")
@@ -49,15 +54,21 @@ def run(args: argparse.Namespace) -> int:
             continue
         if not args.quiet:
             for trick in hand.tricks:
-                shown = "  ".join(f"{names[s]:>{width}} {c.symbol:>3}" for s, c in zip(trick.seats, trick.cards,
-                                                                                      strict=True))
+                shown = "  ".join(
+                    f"{names[s]:>{width}} {c.symbol:>3}" for s, c in zip(trick.seats, trick.cards, strict=True)
+                )
                 winner = names[trick.winner] if trick.winner is not None else "?"
                 print(f"  {trick.number:2d}. {shown}   -> {winner}")
         score = hand.score() or (0, 0, 0)
         totals = [t + s for t, s in zip(totals, score, strict=True)]
-        print("  taken " + ", ".join(f"{names[s]} {hand.taken[s]}" for s in range(3))
-              + " | score " + ", ".join(f"{names[s]} {score[s]:+d}" for s in range(3))
-              + " | totals " + ", ".join(f"{names[s]} {totals[s]:+d}" for s in range(3)))
+        print(
+            "  taken "
+            + ", ".join(f"{names[s]} {hand.taken[s]}" for s in range(3))
+            + " | score "
+            + ", ".join(f"{names[s]} {score[s]:+d}" for s in range(3))
+            + " | totals "
+            + ", ".join(f"{names[s]} {totals[s]:+d}" for s in range(3))
+        )
     outcome = session.outcome()
     if outcome.winner is not None:
         how = "took twelve tricks" if outcome.ended_by == "twelve-tricks" else "has the most points"

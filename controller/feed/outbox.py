@@ -93,9 +93,7 @@ class Outbox:
             with self._db:
                 self._db.execute("UPDATE events SET acked = 1 WHERE seq = ?", (seq,))
                 if seq % 100 == 0:
-                    self._db.execute(
-                        "DELETE FROM events WHERE acked = 1 AND seq < ?", (seq - self.KEEP_ACKED,)
-                    )
+                    self._db.execute("DELETE FROM events WHERE acked = 1 AND seq < ?", (seq - self.KEEP_ACKED,))
 
     def pending(self) -> list[OutboxEntry]:
         """Events not yet acknowledged, oldest first."""

@@ -65,8 +65,9 @@ class Referee:
 
     game = ""
 
-    def __init__(self, players: Sequence[str], announcer: Announcer | None = None,
-                 journal: Journal | None = None) -> None:
+    def __init__(
+        self, players: Sequence[str], announcer: Announcer | None = None, journal: Journal | None = None
+    ) -> None:
         self.players = tuple(players)
         self.announcer = announcer if announcer is not None else Announcer(names=self.players)
         self.journal = journal

@@ -71,8 +71,13 @@ class MakaoReferee(Referee):
 
     game = "makao"
 
-    def __init__(self, players: Sequence[str], preset: str | MakaoRules = "makao",
-                 announcer: Announcer | None = None, journal: Journal | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        preset: str | MakaoRules = "makao",
+        announcer: Announcer | None = None,
+        journal: Journal | None = None,
+    ) -> None:
         super().__init__(players, announcer, journal)
         if isinstance(preset, MakaoRules):
             self.rules = preset
@@ -161,8 +166,7 @@ class MakaoReferee(Referee):
         if not self.pending:
             self.pending_seat = seat
         self.pending.append(card)
-        self.say(CardAccepted(self.pending_seat or 0, card, game.turn_count, corrected_from=corrected,
-                              still_t=still_t))
+        self.say(CardAccepted(self.pending_seat or 0, card, game.turn_count, corrected_from=corrected, still_t=still_t))
         if len(self.pending) == 1:
             self.say(Prompt(self.pending_seat, "press your button when your play is done"))
 
@@ -290,8 +294,11 @@ class MakaoReferee(Referee):
         self.over = True
         outcome = game.outcome() if game is not None else None
         if outcome is not None:
-            self.say(GameOver(winners=outcome.out[:1], losers=outcome.losers,
-                              reason=reason or outcome.ended_by.replace("-", " ")))
+            self.say(
+                GameOver(
+                    winners=outcome.out[:1], losers=outcome.losers, reason=reason or outcome.ended_by.replace("-", " ")
+                )
+            )
         else:
             self.say(GameOver(winners=(), reason=reason))
 
@@ -303,7 +310,9 @@ class MakaoReferee(Referee):
             return TableState("makao", self.preset, self.players, phase="starter")
         demand = game.demand
         return TableState(
-            "makao", self.preset, self.players,
+            "makao",
+            self.preset,
+            self.players,
             phase="over" if game.is_over else "turn",
             turn=game.to_move,
             top_card=self.pending[-1] if self.pending else game.top,
@@ -318,6 +327,12 @@ class MakaoReferee(Referee):
 
     def record(self) -> dict[str, Any]:
         if self.mgame is None:
-            return {"format": "cardtable-record/1", "game": "makao", "preset": self.preset,
-                    "players": list(self.players), "starter": [], "turns": []}
+            return {
+                "format": "cardtable-record/1",
+                "game": "makao",
+                "preset": self.preset,
+                "players": list(self.players),
+                "starter": [],
+                "turns": [],
+            }
         return record_of(self.mgame, self.turns, with_deal=False)

@@ -168,8 +168,15 @@ class ThreeFiveEightReferee(Referee):
         self.exchange_give = None
         self.hand_index += 1
         self.trick_winners = {k: v for k, v in self.trick_winners.items() if k[0] != self.hand_index}
-        self.say(HandStarted(hand=self.hand_index, dealer=hand.dealer if hand.dealer is not None else hand.eight,
-                             targets=tuple(hand.targets), af=self._af(hand), preset=self.preset))
+        self.say(
+            HandStarted(
+                hand=self.hand_index,
+                dealer=hand.dealer if hand.dealer is not None else hand.eight,
+                targets=tuple(hand.targets),
+                af=self._af(hand),
+                preset=self.preset,
+            )
+        )
         if self.rules.exchange_timing is ExchangeTiming.BEFORE_CONTRACT and hand.effective_exchange_due:
             self._open_exchange()
         else:
@@ -209,8 +216,13 @@ class ThreeFiveEightReferee(Referee):
         giver, receiver = order[done]
         if self.exchange_give is None:
             self.exchange_give = (giver, receiver, card)
-            self.say(Prompt(receiver, f"{self.players[giver]} gives {card}: show what you return "
-                                      "(press your button if you have no higher card)"))
+            self.say(
+                Prompt(
+                    receiver,
+                    f"{self.players[giver]} gives {card}: show what you return "
+                    "(press your button if you have no higher card)",
+                )
+            )
             return
         _g, _r, give = self.exchange_give
         self.exchange_give = None
@@ -222,8 +234,11 @@ class ThreeFiveEightReferee(Referee):
         for v in found:
             self._say_violation(v)
         if not found:
-            self.say(Prompt(None, f"exchange seen: {self.players[giver]} gave {give}, "
-                                  f"{self.players[receiver]} returned {card}"))
+            self.say(
+                Prompt(
+                    None, f"exchange seen: {self.players[giver]} gave {give}, {self.players[receiver]} returned {card}"
+                )
+            )
 
     def _contract_options(self) -> list[str]:
         assert self.hand is not None
@@ -342,13 +357,18 @@ class ThreeFiveEightReferee(Referee):
             return
         self._play_from_zone(ev.zone, seat, ev.card, ev.candidates, ev.still_t)
 
-    def _play_from_zone(self, zone: str, seat: int | None, first: Card,
-                        candidates: Sequence[tuple[Card, float]], still_t: float) -> None:
+    def _play_from_zone(
+        self, zone: str, seat: int | None, first: Card, candidates: Sequence[tuple[Card, float]], still_t: float
+    ) -> None:
         hand = self.hand
         assert hand is not None
         if seat is None:
-            self._reject(zone, first, None, f"wrong zone: play into your own zone ({self.players[hand.to_move]}'s "
-                                            f"is {seat_zone(hand.to_move)})")
+            self._reject(
+                zone,
+                first,
+                None,
+                f"wrong zone: play into your own zone ({self.players[hand.to_move]}'s is {seat_zone(hand.to_move)})",
+            )
             return
         if seat != hand.to_move:
             if seat in hand.current_trick.seats:
@@ -573,8 +593,14 @@ class ThreeFiveEightReferee(Referee):
             assert t.winner is not None
             if self.trick_winners.get((self.hand_index, t.number - 1)) != t.winner:
                 self.trick_winners[(self.hand_index, t.number - 1)] = t.winner
-                self.say(TrickWon(t.number - 1, t.winner, tuple(zip(t.seats, t.cards, strict=True)),
-                                  tricks_taken=tuple(hand.taken)))
+                self.say(
+                    TrickWon(
+                        t.number - 1,
+                        t.winner,
+                        tuple(zip(t.seats, t.cards, strict=True)),
+                        tricks_taken=tuple(hand.taken),
+                    )
+                )
         if hand.tricks:
             self.last_trick_winner = hand.tricks[-1].winner
         if done is not None and done.hand_complete:
@@ -589,8 +615,16 @@ class ThreeFiveEightReferee(Referee):
         if score is None:
             return
         totals = tuple(self.session.totals)
-        self.say(HandScored(self.hand_index, tuple(hand.taken), tuple(hand.targets), tuple(score), totals,
-                            audit=tuple(v.reason for v in hand.violations)))
+        self.say(
+            HandScored(
+                self.hand_index,
+                tuple(hand.taken),
+                tuple(hand.targets),
+                tuple(score),
+                totals,
+                audit=tuple(v.reason for v in hand.violations),
+            )
+        )
 
     def _finish_hand(self) -> None:
         hand = self.hand
@@ -624,7 +658,8 @@ class ThreeFiveEightReferee(Referee):
             top = max((totals[s] for s in eligible), default=0)
             winners = tuple(s for s in eligible if totals[s] == top)
         why = reason or {"twelve-tricks": "twelve tricks in one hand", "complete": "all hands played"}.get(
-            outcome.ended_by or "", "game stopped")
+            outcome.ended_by or "", "game stopped"
+        )
         self.say(GameOver(winners, tuple(totals), why))
 
     # ------------------------------------------------------------------ views
@@ -632,14 +667,22 @@ class ThreeFiveEightReferee(Referee):
     def state(self) -> TableState:
         hand = self.hand
         if hand is None:
-            return TableState(self.game, self.preset, self.players, phase=self.phase.value,
-                              hand=max(self.hand_index, 0), hands_total=self.rules.game_length,
-                              totals=tuple(self.session.totals),
-                              game_over=self.game_over)
+            return TableState(
+                self.game,
+                self.preset,
+                self.players,
+                phase=self.phase.value,
+                hand=max(self.hand_index, 0),
+                hands_total=self.rules.game_length,
+                totals=tuple(self.session.totals),
+                game_over=self.game_over,
+            )
         trick = hand.current_trick
         turn = hand.to_move if self.phase is Phase.PLAY else None
         return TableState(
-            self.game, self.preset, self.players,
+            self.game,
+            self.preset,
+            self.players,
             phase=self.phase.value,
             hand=self.hand_index,
             hands_total=self.max_hands or self.rules.game_length,

@@ -454,38 +454,74 @@ class Hand:
         new: list[Violation] = []
         if done >= due.get((giver, receiver), 0):
             owed = due.get((giver, receiver), 0)
-            new.append(self._violation(0, giver, g, "exchange-give", 0,
-                f"{self.name(giver)} may not hand {self.name(receiver)} another card: "
-                f"{owed} {'was' if owed == 1 else 'were'} due"))
+            new.append(
+                self._violation(
+                    0,
+                    giver,
+                    g,
+                    "exchange-give",
+                    0,
+                    f"{self.name(giver)} may not hand {self.name(receiver)} another card: "
+                    f"{owed} {'was' if owed == 1 else 'were'} due",
+                )
+            )
         elif self.rules.exchange_count is ExchangeCount.EXACT and len(due) > 1:
             for d in self.effective_exchange_due:  # plus players go in the order of ``plus_order``
                 if d.giver == giver:
                     break
                 if self._given.get((d.giver, d.receiver), 0) < d.count:
-                    new.append(self._violation(0, giver, g, "exchange-give", 0,
-                        f"{self.name(d.giver)} exchanges before {self.name(giver)} in this game"))
+                    new.append(
+                        self._violation(
+                            0,
+                            giver,
+                            g,
+                            "exchange-give",
+                            0,
+                            f"{self.name(d.giver)} exchanges before {self.name(giver)} in this game",
+                        )
+                    )
                     break
         if not self._hand[giver] >> g & 1:
-            new.append(self._violation(0, giver, g, "not-in-hand", 0,
-                f"{self.name(giver)} does not hold {CARD_OF[g]} to hand over"))
+            new.append(
+                self._violation(
+                    0, giver, g, "not-in-hand", 0, f"{self.name(giver)} does not hold {CARD_OF[g]} to hand over"
+                )
+            )
         trump_given = self._trump is not None and g // 13 == self._trump
         if trump_given and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_NOT_GIVABLE:
-            new.append(self._violation(0, giver, g, "exchange-give", 0,
-                f"{self.name(giver)} may not hand over a trump ({CARD_OF[g]})"))
+            new.append(
+                self._violation(
+                    0, giver, g, "exchange-give", 0, f"{self.name(giver)} may not hand over a trump ({CARD_OF[g]})"
+                )
+            )
         b = back_int
         if b is None and self._known[receiver]:
             b = self._required_back(receiver, g)
         elif b is not None:
             self._backs_supplied = True
-        if b is not None and b != g and not (trump_given and self.rules.trump_exchange_rule
-                                             is TrumpExchangeRule.TRUMP_ANY_RETURN):
+        if (
+            b is not None
+            and b != g
+            and not (trump_given and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN)
+        ):
             if b // 13 != g // 13 or b < g:
-                new.append(self._violation(0, receiver, b, "exchange-return", 0,
-                    f"{self.name(receiver)} must return his highest {SUITS_BY_INT[g // 13].noun[:-1]} above "
-                    f"{CARD_OF[g]}, or {CARD_OF[g]} itself, not {CARD_OF[b]}"))
+                new.append(
+                    self._violation(
+                        0,
+                        receiver,
+                        b,
+                        "exchange-return",
+                        0,
+                        f"{self.name(receiver)} must return his highest {SUITS_BY_INT[g // 13].noun[:-1]} above "
+                        f"{CARD_OF[g]}, or {CARD_OF[g]} itself, not {CARD_OF[b]}",
+                    )
+                )
             elif self._known[receiver] and not self._hand[receiver] >> b & 1:
-                new.append(self._violation(0, receiver, b, "not-in-hand", 0,
-                    f"{self.name(receiver)} does not hold {CARD_OF[b]} to return"))
+                new.append(
+                    self._violation(
+                        0, receiver, b, "not-in-hand", 0, f"{self.name(receiver)} does not hold {CARD_OF[b]} to return"
+                    )
+                )
         if self.strict and new:
             raise IllegalActionError(new[0].reason, new[0].rule)
         self._add_violations(new)
@@ -554,8 +590,11 @@ class Hand:
             steps.sort(key=lambda item: -item[1])
         out: dict[int, int] = {}
         for i, g in steps:
-            if (self._trump is not None and g // 13 == self._trump
-                    and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN):
+            if (
+                self._trump is not None
+                and g // 13 == self._trump
+                and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN
+            ):
                 back = self.exchange[i].back
                 out[i] = g if back is None else INT_OF[back]
             else:
@@ -574,8 +613,17 @@ class Hand:
                 key = (0, r, f"exchange-{i}")
                 if key in self._flagged:
                     continue
-                self._record(Violation(0, r, step.back, "exchange-return", proven_at,
-                    f"{self.name(r)} had to return {CARD_OF[want]} for {step.give}, not {step.back}"), key)
+                self._record(
+                    Violation(
+                        0,
+                        r,
+                        step.back,
+                        "exchange-return",
+                        proven_at,
+                        f"{self.name(r)} had to return {CARD_OF[want]} for {step.give}, not {step.back}",
+                    ),
+                    key,
+                )
 
     def set_contract(self, contract: Contract) -> tuple[Violation, ...]:
         """The declarer (the 8) names the contract; PASS (where allowed) ends the hand for a redeal."""
@@ -586,13 +634,19 @@ class Hand:
                 raise IllegalActionError(f"{self.rules.name} has no pass and redeal", "contract")
         elif contract not in self.rules.contracts:
             allowed = " ".join(sorted(c.value for c in self.rules.contracts))
-            raise IllegalActionError(f"{contract.value} is not a contract in {self.rules.name} ({allowed})",
-                                     "contract")
+            raise IllegalActionError(f"{contract.value} is not a contract in {self.rules.name} ({allowed})", "contract")
         new: list[Violation] = []
-        if (self.contracts_left is not None and contract is not Contract.PASS
-                and contract not in self.contracts_left):
-            new.append(self._violation(0, self.eight, None, "contract-quota", 0,
-                f"{self.name(self.eight)} has already declared {contract.noun} in this game"))
+        if self.contracts_left is not None and contract is not Contract.PASS and contract not in self.contracts_left:
+            new.append(
+                self._violation(
+                    0,
+                    self.eight,
+                    None,
+                    "contract-quota",
+                    0,
+                    f"{self.name(self.eight)} has already declared {contract.noun} in this game",
+                )
+            )
             if self.strict:
                 raise IllegalActionError(new[0].reason, new[0].rule)
         self._add_violations(new)
@@ -626,8 +680,16 @@ class Hand:
                 pool = self._hand[d] if self.rules.kitty_mode is KittyMode.BLIND_SWAP else self._hand[d] | self._kitty
                 for c in ints:
                     if not pool >> c & 1:
-                        new.append(self._violation(0, d, c, "not-in-hand", 0,
-                            f"{self.name(d)} cannot discard {CARD_OF[c]}: he does not hold it"))
+                        new.append(
+                            self._violation(
+                                0,
+                                d,
+                                c,
+                                "not-in-hand",
+                                0,
+                                f"{self.name(d)} cannot discard {CARD_OF[c]}: he does not hold it",
+                            )
+                        )
                 if self.strict and new:
                     raise IllegalActionError(new[0].reason, new[0].rule)
                 if self.rules.kitty_mode is KittyMode.BLIND_SWAP:
@@ -641,8 +703,16 @@ class Hand:
             for s in range(3):
                 if s != d and self._known[s] and self._hand[s] & dmask:
                     c = _top(self._hand[s] & dmask)
-                    new.append(self._violation(0, d, c, "not-in-hand", 0,
-                        f"{self.name(d)} cannot discard {CARD_OF[c]}: {self.name(s)} holds it"))
+                    new.append(
+                        self._violation(
+                            0,
+                            d,
+                            c,
+                            "not-in-hand",
+                            0,
+                            f"{self.name(d)} cannot discard {CARD_OF[c]}: {self.name(s)} holds it",
+                        )
+                    )
             self.discards = tuple(map(CARD_OF.__getitem__, ints))
         elif self._known[d]:
             # the deal is known but not the discards: the declarer holds 16 of these 20 cards
@@ -677,9 +747,19 @@ class Hand:
             for due in self.effective_exchange_due:
                 done = self._given.get((due.giver, due.receiver), 0)
                 if done < due.count:
-                    self._add_violations([self._violation(0, due.giver, None, "exchange-give", 0,
-                        f"{self.name(due.giver)} had to hand {self.name(due.receiver)} {due.count} "
-                        f"card{'s' if due.count != 1 else ''}, not {done}")])
+                    self._add_violations(
+                        [
+                            self._violation(
+                                0,
+                                due.giver,
+                                None,
+                                "exchange-give",
+                                0,
+                                f"{self.name(due.giver)} had to hand {self.name(due.receiver)} {due.count} "
+                                f"card{'s' if due.count != 1 else ''}, not {done}",
+                            )
+                        ]
+                    )
         needed = self._backs_supplied or self.rules.exchange_resolution is not ExchangeResolution.IN_GIVE_ORDER
         if self._exchange_start is not None and self.deal is not None and needed:
             # the deal is known, so every hand was known when the exchange began (returns the engine
@@ -830,19 +910,29 @@ class Hand:
         if self.is_complete:
             raise IllegalActionError("the hand is over: all 16 tricks are played", "hand-over")
         if seat in self._trick_seats:
-            raise IllegalActionError(
-                f"{self.name(seat)} already played to trick {len(self._log) + 1}", "out-of-turn")
+            raise IllegalActionError(f"{self.name(seat)} already played to trick {len(self._log) + 1}", "out-of-turn")
         c = self._card_int(card)
         if not self._plays and not self._kitty_done:
             self.take_kitty(None)
         trick_no = len(self._log) + 1
         new: list[Violation] = []
         if seat != self._to_move:
-            new.append(self._violation(trick_no, seat, c, "out-of-turn", trick_no,
-                f"{self.name(seat)} played {CARD_OF[c]} out of turn: it was {self.name(self._to_move)}'s turn"))
+            new.append(
+                self._violation(
+                    trick_no,
+                    seat,
+                    c,
+                    "out-of-turn",
+                    trick_no,
+                    f"{self.name(seat)} played {CARD_OF[c]} out of turn: it was {self.name(self._to_move)}'s turn",
+                )
+            )
         if self._seen >> c & 1:
-            new.append(self._violation(trick_no, seat, c, "duplicate-card", trick_no,
-                f"{CARD_OF[c]} was already played in this hand"))
+            new.append(
+                self._violation(
+                    trick_no, seat, c, "duplicate-card", trick_no, f"{CARD_OF[c]} was already played in this hand"
+                )
+            )
         elif not self._hand[seat] >> c & 1:
             if self._known[seat]:
                 why = f"{self.name(seat)} does not hold {CARD_OF[c]}"
@@ -1093,8 +1183,15 @@ class Hand:
             proof_t, proof_c = next((lt, lc) for lt, _lp, lc in later if legal >> lc & 1)
             rule, why = self._why(seat, card, known, context, (t, proof_t, proof_c))
             self._record(
-                Violation(t, seat, CARD_OF[card], rule, max(proof_t, now), why,
-                          evidence=CARD_OF[proof_c] if proof_t > t else None),
+                Violation(
+                    t,
+                    seat,
+                    CARD_OF[card],
+                    rule,
+                    max(proof_t, now),
+                    why,
+                    evidence=CARD_OF[proof_c] if proof_t > t else None,
+                ),
                 (t, seat, "play"),
             )
 
@@ -1109,15 +1206,27 @@ class Hand:
             if e.receiver != seat or e.back is None:
                 continue
             g, b = INT_OF[e.give], INT_OF[e.back]
-            if (self._trump is not None and g // 13 == self._trump
-                    and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN):
+            if (
+                self._trump is not None
+                and g // 13 == self._trump
+                and self.rules.trump_exchange_rule is TrumpExchangeRule.TRUMP_ANY_RETURN
+            ):
                 continue
             if c // 13 == g // 13 and c > g and (b // 13 != g // 13 or c > b):
                 key = (0, seat, f"exchange-{i}")
                 if key not in self._flagged:
-                    self._record(Violation(0, seat, e.back, "exchange-return", trick_no,
-                        f"{self.name(seat)} had to return a higher {SUITS_BY_INT[g // 13].noun[:-1]} for {e.give}, "
-                        f"not {e.back}: he played {CARD_OF[c]} at trick {trick_no}"), key)
+                    self._record(
+                        Violation(
+                            0,
+                            seat,
+                            e.back,
+                            "exchange-return",
+                            trick_no,
+                            f"{self.name(seat)} had to return a higher {SUITS_BY_INT[g // 13].noun[:-1]} for {e.give}, "
+                            f"not {e.back}: he played {CARD_OF[c]} at trick {trick_no}",
+                        ),
+                        key,
+                    )
 
     def _final_audit(self) -> None:
         """The hand is complete, so every hand is known: audit an exchange nobody could check before.

@@ -129,7 +129,7 @@ class Session:
             raise RoleError(
                 "dealer",
                 f"the dealer of hand {len(self.hands) + 1} is {self.players[expected_dealer]} (seat "
-                f"{expected_dealer}) by the rotation, not seat {dealer}"
+                f"{expected_dealer}) by the rotation, not seat {dealer}",
             )
         if eight is None:
             if declarer is None:
@@ -271,8 +271,9 @@ class Session:
         scored = self.scored_hands
         disqualified: tuple[int, ...] = ()
         if rules.exchange_cheat_disqualifies:
-            disqualified = tuple(sorted({v.seat for h in self.hands for v in h.violations
-                                         if v.rule == "exchange-return"}))
+            disqualified = tuple(
+                sorted({v.seat for h in self.hands for v in h.violations if v.rule == "exchange-return"})
+            )
         if rules.twelve_trick_win:
             twelve = self._twelve
             if twelve is None and scored and scored[-1] is self.hands[-1] and max(scored[-1]._taken) >= 12:

@@ -116,8 +116,6 @@ class Scoreboard:
         self.close()
 
 
-def scoreboard_from_config(
-    spec: str, size: tuple[int, int] | None = None, stream: TextIO | None = None
-) -> Scoreboard:
+def scoreboard_from_config(spec: str, size: tuple[int, int] | None = None, stream: TextIO | None = None) -> Scoreboard:
     """A running ``Scoreboard`` on the panel named by ``spec`` (see ``panel_from_config``)."""
     return Scoreboard(panel_from_config(spec, size, stream))

@@ -238,8 +238,9 @@ def layout(view: ScoreboardView, size: tuple[int, int]) -> Layout:
                         break
                     found = _try(view, size, px, headers, footers, cut)
                     if found is not None:
-                        best = Layout(found.size, found.font_size, found.texts, found.bars,
-                                      tuple(all_footers[len(footers):]))
+                        best = Layout(
+                            found.size, found.font_size, found.texts, found.bars, tuple(all_footers[len(footers) :])
+                        )
                         break
             if best is not None:
                 return best

@@ -55,6 +55,8 @@ def test_a_torn_last_line_is_dropped_with_a_log_line_and_cut_off(
 
 def test_damage_in_the_middle_is_an_error_not_a_guess(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    path.write_text('{"type":"button","seat":0,"press":"short","t":0}\nGARBAGE\n{"type":"zone_cleared","zone":"seat0"}\n')
+    path.write_text(
+        '{"type":"button","seat":0,"press":"short","t":0}\nGARBAGE\n{"type":"zone_cleared","zone":"seat0"}\n'
+    )
     with pytest.raises(JournalError, match="line 2"):
         read_journal(path)

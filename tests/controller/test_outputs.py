@@ -57,8 +57,12 @@ def test_feed_gets_public_events_and_state_but_no_button_prompts() -> None:
     types = [t for t, _d in feed.events]
     assert types.count("card_played") == 3 and types[-1] == "trick_won"
     assert Prompt.kind not in types
-    assert feed.events[-1][1] == {"trick": 0, "winner": 2, "cards": [[0, "AS"], [1, "KS"], [2, "2H"]],
-                                  "tricks_taken": [0, 0, 1]}
+    assert feed.events[-1][1] == {
+        "trick": 0,
+        "winner": 2,
+        "cards": [[0, "AS"], [1, "KS"], [2, "2H"]],
+        "tricks_taken": [0, 0, 1],
+    }
     assert feed.states[-1]["tricks_taken"] == [0, 0, 1] and feed.states[-1]["contract"] == "H"
 
 

@@ -35,11 +35,13 @@ class Frames:
 
 
 def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path) -> None:
-    cfg = parse_config({
-        "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-        "records": {"dir": str(tmp_path / "records")},
-        "hardware": {"display": {"backend": f"png:{tmp_path / 'eink'}"}, "ring": {"backend": "simulated"}},
-    })
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+            "hardware": {"display": {"backend": f"png:{tmp_path / 'eink'}"}, "ring": {"backend": "simulated"}},
+        }
+    )
     actions, truth = script_358(seed=2, hands=1)
     first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
     layout = layout_for("358")
@@ -56,8 +58,12 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     for press in presses:  # the contract and the kitty, before the first card
         table.inputs.put(press)
     recogniser = TruthRecogniser()
-    frames = table.run(Frames(rendered, recogniser), recogniser=recogniser,
-                       make_tracker=lambda cal: CardTracker(layout, cal), calibrator=Calibrator(layout))
+    frames = table.run(
+        Frames(rendered, recogniser),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+    )
     assert frames == len(rendered)
     path = table.close()
     record = json.loads(path.read_text())
@@ -72,11 +78,16 @@ def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
     bad = tmp_path / "bad.toml"
     bad.write_text('[camera]\nsource = "webcam"\n')
-    res = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(bad)],
-                         capture_output=True, text=True, cwd=root)
+    res = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(bad)], capture_output=True, text=True, cwd=root
+    )
     assert res.returncode == 2 and "camera.source: unknown camera source 'webcam'" in res.stderr
-    res = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "missing.mp4")],
-                         capture_output=True, text=True, cwd=root)
+    res = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "missing.mp4")],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
     assert res.returncode == 2 and "missing.mp4" in res.stderr and "Traceback" not in res.stderr
 
 
@@ -105,9 +116,23 @@ def test_replay_of_a_folder_of_frames_with_the_trained_models(tmp_path: Path) ->
     inputs = tmp_path / "inputs.txt"
     inputs.write_text(f"k {contract.value}\nn\n")
     root = Path(__file__).resolve().parents[2]
-    res = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(frames), "--inputs", str(inputs),
-                          "--records", str(tmp_path / "records")], capture_output=True, text=True, cwd=root,
-                         timeout=900)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "controller.cli",
+            "replay",
+            str(frames),
+            "--inputs",
+            str(inputs),
+            "--records",
+            str(tmp_path / "records"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=900,
+    )
     assert res.returncode == 0, res.stderr
     record = json.loads(next((tmp_path / "records").glob("*.json")).read_text())
     want = [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
@@ -123,15 +148,18 @@ def test_the_table_tells_systemd_it_is_ready_and_stopping(tmp_path: Path, monkey
     server.bind(str(sock_path))
     server.settimeout(5)
     monkeypatch.setenv("NOTIFY_SOCKET", str(sock_path))
-    cfg = parse_config({
-        "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-        "records": {"dir": str(tmp_path / "records")},
-    })
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
     table = Table(cfg, hardware=False, feed=False, printer=False)
     layout = layout_for("358")
     recogniser = TruthRecogniser()
-    table.run([], recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal),
-              calibrator=Calibrator(layout))
+    table.run(
+        [], recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal), calibrator=Calibrator(layout)
+    )
     assert server.recv(4096).decode().startswith("READY=1")
     table.close()
     assert server.recv(4096).decode() == "STOPPING=1"

@@ -64,7 +64,7 @@ def oracle_legal(hand: set[Card], before: list[Card], card: Card, trump: Suit | 
 def hands_played(record_hand: dict[str, Any]) -> list[list[tuple[int, Card]]]:
     """The plays grouped in tricks of three: (seat, card)."""
     plays = [(p["seat"], Card.from_text(p["card"])) for p in record_hand["plays"]]
-    return [plays[i:i + 3] for i in range(0, len(plays), 3)]
+    return [plays[i : i + 3] for i in range(0, len(plays), 3)]
 
 
 def oracle_violations(record_hand: dict[str, Any], rules: Rules) -> set[tuple[int, int]]:

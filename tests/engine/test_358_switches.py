@@ -25,10 +25,16 @@ ON = PRESETS["online-18"]
 PG = PRESETS["pagat"]
 
 
-def ready(rules: Rules, fixed: dict[int, str], contract: Contract, *, eight: int = 0, strict: bool = True,
-          avoid: dict[int, str] | None = None) -> Hand:
-    hand = Hand(rules, eight=eight, deal=deal_with(fixed, avoid), strict=strict,
-                players=("Ada", "Ben", "Cem"))
+def ready(
+    rules: Rules,
+    fixed: dict[int, str],
+    contract: Contract,
+    *,
+    eight: int = 0,
+    strict: bool = True,
+    avoid: dict[int, str] | None = None,
+) -> Hand:
+    hand = Hand(rules, eight=eight, deal=deal_with(fixed, avoid), strict=strict, players=("Ada", "Ben", "Cem"))
     hand.set_contract(contract)
     keep = set(cards(fixed.get(eight, "")))
     hand.take_kitty([c for c in hand.hand_of(eight) or () if c not in keep][:4])
@@ -339,8 +345,7 @@ def test_table_mode_proves_a_kept_card_as_soon_as_it_is_played() -> None:
     hand.set_contract(Contract.HEARTS)
     hand.play(0, C("2D"))
     result = hand.play(1, C("QD"))  # ... which he kept
-    assert [(v.rule, v.trick, v.proven_at, str(v.card)) for v in result.violations] == [
-        ("exchange-return", 0, 1, "3D")]
+    assert [(v.rule, v.trick, v.proven_at, str(v.card)) for v in result.violations] == [("exchange-return", 0, 1, "3D")]
     assert "Ben had to return a higher diamond for 3D, not 3D: he played QD at trick 1" in result.violations[0].reason
 
 
@@ -363,8 +368,16 @@ def test_trusted_exchange_leaves_what_the_checked_exchange_leaves(preset: str) -
                 break
             hand = session.new_hand(deal=random_deal(rng))
             if hand.exchange_due:
-                twin = Hand(rules, eight=hand.eight, number=hand.number, dealer=hand.dealer, deal=hand.deal,
-                            exchange_due=hand.exchange_due, contracts_left=hand.contracts_left, players=hand.players)
+                twin = Hand(
+                    rules,
+                    eight=hand.eight,
+                    number=hand.number,
+                    dealer=hand.dealer,
+                    deal=hand.deal,
+                    exchange_due=hand.exchange_due,
+                    contracts_left=hand.contracts_left,
+                    players=hand.players,
+                )
                 if rules.exchange_timing.value == "after-contract":
                     contract = bots[hand.eight].contract(hand)
                     hand.set_contract(contract)

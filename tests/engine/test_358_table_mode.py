@@ -33,9 +33,15 @@ def test_a_revoke_is_flagged_when_the_proof_appears_citing_the_earlier_trick() -
     assert result.trick is not None and result.trick.winner == 0
     (violation,) = result.violations
     assert (violation.trick, violation.seat, str(violation.card), violation.rule, violation.proven_at) == (
-        1, 1, "2C", "follow-suit", 2)
+        1,
+        1,
+        "2C",
+        "follow-suit",
+        2,
+    )
     assert violation.reason == (
-        "Ben must follow hearts: he played 7H at trick 2 after discarding 2C on hearts at trick 1")
+        "Ben must follow hearts: he played 7H at trick 2 after discarding 2C on hearts at trick 1"
+    )
 
 
 def test_out_of_turn_and_seen_twice_are_flagged_at_once() -> None:

@@ -11,8 +11,13 @@ CASES = Path(__file__).parent / "cases" / "358"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "controller.cli", "check", *args], input=stdin,
-                          capture_output=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "controller.cli", "check", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_clean_record_exits_0_with_one_json_object() -> None:
@@ -33,9 +38,11 @@ def test_violations_exit_1() -> None:
     [
         (b'{"format": "cardtable-record/1", "game": "358", "pre', b"not valid JSON"),
         (b"\xff\xfe\x00", b"not UTF-8"),
-        (b'{"format": "cardtable-record/1", "game": "358", "preset": "pagat", "players": ["a", "b", "c"], '
-         b'"hands": [{"dealer": 0, "contract": "S", "plays": [{"seat": 1, "card": "QX"}]}]}',
-         b"hands[0].plays[0].card: not a card: 'QX'"),
+        (
+            b'{"format": "cardtable-record/1", "game": "358", "preset": "pagat", "players": ["a", "b", "c"], '
+            b'"hands": [{"dealer": 0, "contract": "S", "plays": [{"seat": 1, "card": "QX"}]}]}',
+            b"hands[0].plays[0].card: not a card: 'QX'",
+        ),
     ],
     ids=["truncated-json", "not-utf8", "bad-card"],
 )
@@ -59,8 +66,12 @@ def test_stdin() -> None:
 
 def test_simulate_prints_tricks_and_writes_a_record_check_accepts(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "simulate", "--seed", "3", "--record",
-                           str(record)], capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "simulate", "--seed", "3", "--record", str(record)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert b"Hand 1:" in done.stdout and b"wins" in done.stdout
     assert run(str(record)).returncode == 0

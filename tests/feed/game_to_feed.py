@@ -46,14 +46,16 @@ def snapshot_358(session: Session, hand: Hand, scores: _Scores, preset: str, mes
     view: dict[str, Any] = public_view(hand)
     players = []
     for seat, name in enumerate(view["players"]):
-        players.append({
-            "seat": seat,
-            "name": name,
-            "role": ROLE_NAMES.get(view["roles"][seat], "") + (" · deals" if seat == view["dealer"] else ""),
-            "target": view["targets"][seat],
-            "tricks": view["taken"][seat],
-            "cards_left": view["cards_left"][seat],
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "role": ROLE_NAMES.get(view["roles"][seat], "") + (" · deals" if seat == view["dealer"] else ""),
+                "target": view["targets"][seat],
+                "tricks": view["taken"][seat],
+                "cards_left": view["cards_left"][seat],
+            }
+        )
     current = view["current_trick"]
     trick_cards = [{"seat": s, "card": c} for s, c in zip(current["seats"], current["cards"], strict=True)]
     winner = None
@@ -71,14 +73,15 @@ def snapshot_358(session: Session, hand: Hand, scores: _Scores, preset: str, mes
         "hand": {"number": view["hand"]},
         "turn": view["to_move"],
         "players": players,
-        "contract": None if contract is None else {
+        "contract": None
+        if contract is None
+        else {
             "declarer": view["declarer"],
             "trump": contract if contract in ("S", "H", "D", "C") else None,
             "label": Contract(contract).noun,
         },
         "trick": {"number": current["number"], "cards": trick_cards, "winner": winner},
-        "scores": {"columns": list(view["players"]), "rows": list(scores.rows),
-                   "totals": list(session.totals)},
+        "scores": {"columns": list(view["players"]), "rows": list(scores.rows), "totals": list(session.totals)},
         "violations": view["violations"],
     }
 
@@ -101,8 +104,10 @@ def game_358(seed: int, preset: str = "online-18", max_hands: int = 18) -> Itera
         if session.is_over:
             break
         hand = session.new_hand(deal=random_deal(rng))
-        yield step("hand_started", {"hand": hand.number, "dealer": hand.dealer, "declarer": hand.eight,
-                                    "targets": list(hand.targets)})
+        yield step(
+            "hand_started",
+            {"hand": hand.number, "dealer": hand.dealer, "declarer": hand.eight, "targets": list(hand.targets)},
+        )
         before = rules.exchange_timing.value == "before-contract"
 
         def exchange(h: Hand = hand) -> Iterator[Step]:
@@ -115,8 +120,10 @@ def game_358(seed: int, preset: str = "online-18", max_hands: int = 18) -> Itera
             yield from exchange()
         contract = bots[hand.eight].contract(hand)
         hand.set_contract(contract)
-        yield step("contract", {"declarer": hand.eight, "contract": contract.value,
-                                "trump": hand.trump.value if hand.trump else None})
+        yield step(
+            "contract",
+            {"declarer": hand.eight, "contract": contract.value, "trump": hand.trump.value if hand.trump else None},
+        )
         if contract is Contract.PASS:
             continue
         if not before:
@@ -131,8 +138,14 @@ def game_358(seed: int, preset: str = "online-18", max_hands: int = 18) -> Itera
             for violation in result.violations:
                 yield step("violation", violation.to_json())
             if result.trick is not None:
-                yield step("trick_won", {"seat": result.trick.winner, "trick": result.trick.number,
-                                         "cards": [str(c) for c in result.trick.cards]})
+                yield step(
+                    "trick_won",
+                    {
+                        "seat": result.trick.winner,
+                        "trick": result.trick.number,
+                        "cards": [str(c) for c in result.trick.cards],
+                    },
+                )
         score = hand.score()
         if score is not None:
             scores.rows.append({"hand": hand.number, "values": list(score)})
@@ -155,12 +168,17 @@ def game_makao(seed: int, players: int = 4, max_turns: int = 400) -> Iterator[St
             "preset": view["preset"],
             "phase": view["phase"],
             "turn": view["to_move"],
-            "players": [{"seat": s, "name": n, "cards_left": view["cards_left"][s], "out": s in view["out"]}
-                        for s, n in enumerate(view["players"])],
-            "makao": {"pile_top": view["top"], "stock": view["stock_size"],
-                      "pending_draw": (view["penalty"] or {}).get("cards", 0),
-                      "pending_skip": (view["skip"] or {}).get("turns", 0),
-                      "demand": view["demand"]},
+            "players": [
+                {"seat": s, "name": n, "cards_left": view["cards_left"][s], "out": s in view["out"]}
+                for s, n in enumerate(view["players"])
+            ],
+            "makao": {
+                "pile_top": view["top"],
+                "stock": view["stock_size"],
+                "pending_draw": (view["penalty"] or {}).get("cards", 0),
+                "pending_skip": (view["skip"] or {}).get("turns", 0),
+                "demand": view["demand"],
+            },
         }
         return Step(kind, data, state, frozenset(hidden))
 

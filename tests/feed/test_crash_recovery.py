@@ -22,7 +22,8 @@ TOTAL = 150
 def _publisher(broker: Mosquitto, outbox: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.feed.publisher", str(broker.tcp_port), str(outbox), str(TOTAL), "100"],
-        cwd=ROOT, stderr=subprocess.PIPE,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
     )
 
 
@@ -49,8 +50,11 @@ def test_sigkill_and_broker_restarts_lose_nothing_and_keep_order(mosquitto: Mosq
     _, err = second.communicate(timeout=90)
     assert second.returncode == 0, err.decode()
 
-    phone.wait_for(lambda: any(e["seq"] == TOTAL for e in phone.events("cardtable/crash/events")),
-                   timeout=30, what=f"event {TOTAL}")
+    phone.wait_for(
+        lambda: any(e["seq"] == TOTAL for e in phone.events("cardtable/crash/events")),
+        timeout=30,
+        what=f"event {TOTAL}",
+    )
     raw = phone.events("cardtable/crash/events")
     kept = dedupe_by_seq(raw)
     assert [e["seq"] for e in kept] == list(range(1, TOTAL + 1))

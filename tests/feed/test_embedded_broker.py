@@ -17,8 +17,9 @@ def test_feed_without_a_broker_starts_one_and_phones_get_state_and_events(tmp_pa
     try:
         assert feed.broker is not None and feed.wait_connected(10)
         feed.publish_state({"game": "358"})
-        phone = Subscriber(feed.broker.ws_port, ["cardtable/demo/state", "cardtable/demo/events"],
-                           transport="websockets")
+        phone = Subscriber(
+            feed.broker.ws_port, ["cardtable/demo/state", "cardtable/demo/events"], transport="websockets"
+        )
         phone.wait_subscribed()
         phone.wait_for(lambda: bool(phone.on("cardtable/demo/state")), what="retained state over websockets")
         seq = feed.publish_event("card_played", {"seat": 0, "card": "KD"})

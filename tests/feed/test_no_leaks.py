@@ -16,13 +16,12 @@ pytestmark = [pytest.mark.integration, needs_mosquitto]
 
 
 @pytest.mark.parametrize(("game", "seed"), [("358", 3), ("makao", 5)])
-def test_no_published_payload_names_a_card_hidden_at_that_moment(
-    mosquitto: Mosquitto, game: str, seed: int
-) -> None:
+def test_no_published_payload_names_a_card_hidden_at_that_moment(mosquitto: Mosquitto, game: str, seed: int) -> None:
     hidden_now: frozenset[Card] = frozenset()
     hidden_at: dict[int, frozenset[Card]] = {}
-    feed = Feed(FeedConfig(host="127.0.0.1", port=mosquitto.tcp_port, table_id=f"leak{game}"),
-                hidden_cards=lambda: hidden_now)
+    feed = Feed(
+        FeedConfig(host="127.0.0.1", port=mosquitto.tcp_port, table_id=f"leak{game}"), hidden_cards=lambda: hidden_now
+    )
     assert feed.wait_connected(10)
     spy = Subscriber(mosquitto.tcp_port, [f"cardtable/leak{game}/#"])
     spy.wait_subscribed()
@@ -36,8 +35,11 @@ def test_no_published_payload_names_a_card_hidden_at_that_moment(
         steps += 1
     assert feed.wait_delivered(60)
     events_topic, state_topic = f"cardtable/leak{game}/events", f"cardtable/leak{game}/state"
-    spy.wait_for(lambda: len(spy.on(events_topic)) == steps and len(spy.on(state_topic)) >= steps,
-                 timeout=60, what="every event and snapshot")
+    spy.wait_for(
+        lambda: len(spy.on(events_topic)) == steps and len(spy.on(state_topic)) >= steps,
+        timeout=60,
+        what="every event and snapshot",
+    )
 
     named: set[Card] = set()
     checked = 0

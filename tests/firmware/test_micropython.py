@@ -38,7 +38,11 @@ def test_the_firmware_runs_under_micropython() -> None:
     env = {**os.environ, "MICROPYPATH": str(ROOT)}
     result = subprocess.run(
         [str(_tool("micropython")), str(ROOT / "tests/firmware/upy_smoke.py")],
-        capture_output=True, text=True, timeout=60, env=env, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "OK 3 applied" in result.stdout

@@ -40,8 +40,16 @@ def three_five_eight(**changes: Any) -> ScoreboardView:
         SeatLine(LONG_NAMES[2], target=3, tricks=1, score=-7),
     )
     base: dict[str, Any] = dict(
-        game="3-5-8", preset="tournament", hand=11, hands_total=12, contract="dealer's choice",
-        trump=Suit.HEARTS, seats=seats, turn=1, last_trick_winner=0, message="Revoke by Przemysław",
+        game="3-5-8",
+        preset="tournament",
+        hand=11,
+        hands_total=12,
+        contract="dealer's choice",
+        trump=Suit.HEARTS,
+        seats=seats,
+        turn=1,
+        last_trick_winner=0,
+        message="Revoke by Przemysław",
     )
     return ScoreboardView(**{**base, **changes})
 
@@ -52,7 +60,11 @@ def makao(**changes: Any) -> ScoreboardView:
         for name, left, score in zip(LONG_NAMES, (12, 0, 1, 7, 23), (-3, 10, 0, 4, 99), strict=True)
     )
     base: dict[str, Any] = dict(
-        game="Makao", preset="house", hand=3, seats=seats, turn=3,
+        game="Makao",
+        preset="house",
+        hand=3,
+        seats=seats,
+        turn=3,
         makao=MakaoLine(top_card=Card.from_text("JH"), demand="9"),
         message="Jack demands 9",
     )

@@ -55,9 +55,10 @@ def reconnected(ring: LinkRing, connects_before: int) -> Callable[[], bool]:
 
 def soak(tmp_path: Path, commands: int, replugs: int, corrupt: float) -> dict[str, int]:
     sent = random_commands(commands, seed=commands)
-    with PtyPico(tmp_path / "ring", corrupt=corrupt, seed=1) as pico, LinkRing(
-        str(pico.path), queue_limit=commands
-    ) as ring:
+    with (
+        PtyPico(tmp_path / "ring", corrupt=corrupt, seed=1) as pico,
+        LinkRing(str(pico.path), queue_limit=commands) as ring,
+    ):
         assert ring.wait_connected(10)
         chunk = commands // (replugs + 1)
         for k in range(replugs + 1):
@@ -179,9 +180,7 @@ def test_ring_from_config_names_the_bad_spec() -> None:
         ring_from_config("blink:3")
 
 
-def test_maintenance_command_asks_the_firmware_for_its_repl(
-    pico: PtyPico, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_maintenance_command_asks_the_firmware_for_its_repl(pico: PtyPico, capsys: pytest.CaptureFixture[str]) -> None:
     assert link.main(["--maintenance", "--wait", "0", str(pico.path)]) == 0
     assert "rebooting into the REPL" in capsys.readouterr().out
     assert link.main(["--maintenance", "--timeout", "0.3", "/dev/does-not-exist-cardtable"]) == 0

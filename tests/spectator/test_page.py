@@ -20,8 +20,14 @@ PAGE = ROOT / "spectator"
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
 
@@ -147,18 +153,20 @@ def test_makao_view_shows_pile_top_and_what_is_pending(
     page_broker: Mosquitto, browser_page: Any, tmp_path: Path
 ) -> None:
     feed = _feed(page_broker, tmp_path)
-    feed.publish_state({
-        "game": "makao",
-        "preset": "polish",
-        "turn": 1,
-        "players": [
-            {"seat": 0, "name": "Ada", "cards_left": 3},
-            {"seat": 1, "name": "Ben", "cards_left": 5},
-            {"seat": 2, "name": "Cyd", "cards_left": 0, "out": True},
-            {"seat": 3, "name": "Dot", "cards_left": 6},
-        ],
-        "makao": {"pile_top": "2S", "pending_draw": 4, "demand": None},
-    })
+    feed.publish_state(
+        {
+            "game": "makao",
+            "preset": "polish",
+            "turn": 1,
+            "players": [
+                {"seat": 0, "name": "Ada", "cards_left": 3},
+                {"seat": 1, "name": "Ben", "cards_left": 5},
+                {"seat": 2, "name": "Cyd", "cards_left": 0, "out": True},
+                {"seat": 3, "name": "Dot", "cards_left": 6},
+            ],
+            "makao": {"pile_top": "2S", "pending_draw": 4, "demand": None},
+        }
+    )
     page = browser_page
     page.goto(f"http://127.0.0.1:{page_broker.ws_port}/index.html?table=t1")
     page.wait_for_selector("#pile-top .card[data-card='2S']", timeout=10_000)
@@ -182,10 +190,22 @@ def test_page_renders_the_controllers_own_state_and_announcements(
 
     def table(played: list[tuple[int, str]], **extra: Any) -> dict[str, Any]:
         return TableState(
-            "358", "pagat", ("Ada", "Ben", "Cem"), phase="play", hand=0, hands_total=18, dealer=2,
-            declarer=0, targets=(8, 5, 3), contract="S", turn=(played[-1][0] + 1) % 3 if played else 1, trick=0,
-            current_trick=tuple((s, Card.from_text(c)) for s, c in played), tricks_taken=(0, 0, 0),
-            totals=(0, 0, 0), **extra,
+            "358",
+            "pagat",
+            ("Ada", "Ben", "Cem"),
+            phase="play",
+            hand=0,
+            hands_total=18,
+            dealer=2,
+            declarer=0,
+            targets=(8, 5, 3),
+            contract="S",
+            turn=(played[-1][0] + 1) % 3 if played else 1,
+            trick=0,
+            current_trick=tuple((s, Card.from_text(c)) for s, c in played),
+            tricks_taken=(0, 0, 0),
+            totals=(0, 0, 0),
+            **extra,
         ).to_dict()
 
     feed = _feed(page_broker, tmp_path)
@@ -207,8 +227,10 @@ def test_page_renders_the_controllers_own_state_and_announcements(
     page.wait_for_selector("#trick .won >> text=Ada takes it", timeout=1_000)
     assert "tricks 1/8" in page.inner_text(".seat[data-seat='0']")
     assert "Ada wins trick 1" in page.inner_text("#log")
-    feed.publish_event("hand_scored", payload(HandScored(hand=0, tricks=(9, 4, 3), targets=(8, 5, 3),
-                                                         scores=(1, -1, 0), totals=(1, -1, 0))))
+    feed.publish_event(
+        "hand_scored",
+        payload(HandScored(hand=0, tricks=(9, 4, 3), targets=(8, 5, 3), scores=(1, -1, 0), totals=(1, -1, 0))),
+    )
     page.wait_for_selector("#scores tbody >> text=+1", timeout=1_000)
     page.screenshot(path=str(ARTIFACTS / "spectator-phone-controller-state.png"), full_page=True)
     feed.close()

@@ -30,8 +30,14 @@ def secured(tmp_path: Path) -> Iterator[Mosquitto]:
 
 def _controller_feed(broker: Mosquitto, tmp_path: Path) -> Feed:
     feed = Feed(
-        FeedConfig(host="127.0.0.1", port=broker.tcp_port, table_id="t1", username="cardtable",
-                   password=USERS["cardtable"], outbox=tmp_path / "o.sqlite")
+        FeedConfig(
+            host="127.0.0.1",
+            port=broker.tcp_port,
+            table_id="t1",
+            username="cardtable",
+            password=USERS["cardtable"],
+            outbox=tmp_path / "o.sqlite",
+        )
     )
     assert feed.wait_connected(10), feed.connect_error
     return feed

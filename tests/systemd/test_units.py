@@ -28,7 +28,10 @@ def test_unit_verifies_clean(tmp_path: Path) -> None:
     copy = tmp_path / "cardtable.service"
     copy.write_text(text)
     result = subprocess.run(
-        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60,
+        ["systemd-analyze", "verify", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, "SYSTEMD_LOG_LEVEL": "warning"},
     )
     complaints = [line for line in (result.stdout + result.stderr).splitlines() if "cardtable.service" in line]
@@ -83,8 +86,13 @@ def test_install_into_a_fake_root_is_idempotent(tmp_path: Path) -> None:
 
 def test_install_refuses_unknown_options(tmp_path: Path) -> None:
     env = {**os.environ, "DESTDIR": str(tmp_path)}
-    result = subprocess.run(["bash", str(ROOT / "systemd" / "install.sh"), "--frobnicate"], env=env,
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        ["bash", str(ROOT / "systemd" / "install.sh"), "--frobnicate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 2 and "unknown option '--frobnicate'" in result.stderr
 
 

@@ -76,11 +76,7 @@ def classifier_model(
     last = "probs" if softmax else "output0"
     source = "top" if top_half else "images"
     nodes = [
-        *(
-            [helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"])]
-            if top_half
-            else []
-        ),
+        *([helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"])] if top_half else []),
         helper.make_node("GlobalAveragePool", [source], ["pooled"]),
         helper.make_node("Flatten", ["pooled"], ["flat"], axis=1),
         helper.make_node("MatMul", ["flat", "weights"], [last]),

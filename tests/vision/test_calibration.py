@@ -151,8 +151,20 @@ def test_calibrate_command_names_missing_markers(tmp_path, capsys):
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "0.png"), image)
-    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(tmp_path / "c.json"),
-                 "--picture", str(tmp_path / "c.png")]) == 1
+    assert (
+        main(
+            [
+                "calibrate",
+                "--source",
+                f"folder:{frames}",
+                "--out",
+                str(tmp_path / "c.json"),
+                "--picture",
+                str(tmp_path / "c.png"),
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert "0 (top-left)" in err and "see " in err
     assert not (tmp_path / "c.json").exists() and (tmp_path / "c.png").exists()

@@ -52,7 +52,6 @@ def test_the_shipped_models_read_a_held_out_deck(recogniser: OnnxRecogniser, tmp
             assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640
 
 
-
 def test_the_8_bit_classifier_reads_what_its_float_original_reads(tmp_path: Path) -> None:
     """The runtime loads the int8 classifier (about twice as fast); on crops of a held-out deck it
     must name the same cards as the float graph it was quantised from."""

@@ -16,8 +16,9 @@ C = Card.from_text
 
 
 def _renderer(game: str = "358", seed: int = 3, **kw: Any) -> TableRenderer:
-    return TableRenderer(layout_for(game), RenderSettings(**kw), seed=seed, face_loader=placeholder_face,
-                         boxes_loader=placeholder_boxes)
+    return TableRenderer(
+        layout_for(game), RenderSettings(**kw), seed=seed, face_loader=placeholder_face, boxes_loader=placeholder_boxes
+    )
 
 
 def test_a_trick_is_drawn_with_its_truth():
@@ -64,8 +65,13 @@ def test_slide_and_pick_up_truth():
     r = _renderer()
     list(r.render([Place(C("AS"), "seat1", 1), Slide(C("AS"), "exchange", 1), PickUp(C("AS"), 1)]))
     kinds = [(e.kind, e.zone) for e in r.events]
-    assert kinds == [("placed", "seat1"), ("moved", "exchange"), ("cleared", "seat1"), ("removed", "exchange"),
-                     ("cleared", "exchange")]
+    assert kinds == [
+        ("placed", "seat1"),
+        ("moved", "exchange"),
+        ("cleared", "seat1"),
+        ("removed", "exchange"),
+        ("cleared", "exchange"),
+    ]
     with pytest.raises(LayoutError, match="not on the table"):
         r.apply(PickUp(C("AS")))
 
@@ -91,12 +97,19 @@ def test_scorer_tells_misreads_late_cards_and_false_events_apart():
     from vision.render.table import TruthEvent
     from vision.render.truth import score_events
 
-    truth = [TruthEvent("placed", "seat0", C("QS"), 10, 1.0), TruthEvent("placed", "seat1", C("7H"), 20, 2.0),
-             TruthEvent("placed", "seat2", C("2C"), 30, 3.0), TruthEvent("cleared", "seat0", None, 40, 4.0)]
+    truth = [
+        TruthEvent("placed", "seat0", C("QS"), 10, 1.0),
+        TruthEvent("placed", "seat1", C("7H"), 20, 2.0),
+        TruthEvent("placed", "seat2", C("2C"), 30, 3.0),
+        TruthEvent("cleared", "seat0", None, 40, 4.0),
+    ]
     events: list[VisionEvent] = [
-        CardPlaced("seat0", C("QS"), 0.9, frame=11), CardPlaced("seat1", C("7D"), 0.8, frame=21),
-        CardPlaced("seat2", C("2C"), 0.9, frame=36), UnreadableCard("seat0", frame=14),
-        CardPlaced("seat0", C("AS"), 0.9, frame=90), ZoneCleared("seat0", frame=41),
+        CardPlaced("seat0", C("QS"), 0.9, frame=11),
+        CardPlaced("seat1", C("7D"), 0.8, frame=21),
+        CardPlaced("seat2", C("2C"), 0.9, frame=36),
+        UnreadableCard("seat0", frame=14),
+        CardPlaced("seat0", C("AS"), 0.9, frame=90),
+        ZoneCleared("seat0", frame=41),
     ]
     score = score_events(truth, events)
     assert score.confirmed_once == 2 and score.latencies == [1, 6] and score.late == 1

@@ -58,9 +58,7 @@ class Table:
             out += self.frame(detections)
         return out
 
-    def corners(
-        self, card: str, zone: str, conf: float = 0.9, shift: tuple[float, float] = (0, 0)
-    ) -> list[Detection]:
+    def corners(self, card: str, zone: str, conf: float = 0.9, shift: tuple[float, float] = (0, 0)) -> list[Detection]:
         """The two printed corners of ``card`` lying in the middle of ``zone``."""
         cx, cy = self.layout.zone(zone).center
         cx, cy = cx + shift[0], cy + shift[1]
@@ -154,8 +152,11 @@ def test_a_card_slid_to_another_zone_is_a_move():
     t.still(t.corners("KD", "exchange"), frames=8)
     assert kinds(t.events) == ["CardPlaced", "CardMoved", "ZoneCleared"]
     moved, cleared = t.events[1], t.events[2]
-    assert isinstance(moved, CardMoved) and (moved.from_zone, moved.to_zone, moved.card) == ("seat0", "exchange",
-                                                                                            C("KD"))
+    assert isinstance(moved, CardMoved) and (moved.from_zone, moved.to_zone, moved.card) == (
+        "seat0",
+        "exchange",
+        C("KD"),
+    )
     assert moved.track_id == t.events[0].track_id  # type: ignore[union-attr]
     assert isinstance(cleared, ZoneCleared) and cleared.zone == "seat0"
 
@@ -206,8 +207,13 @@ def test_a_card_shaped_thing_that_cannot_be_read_is_unreadable():
     t = Table()
     cx, cy = t.layout.zone("seat2").center
     t.background = t.blank.copy()
-    cv2.rectangle(t.background, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
-                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    cv2.rectangle(
+        t.background,
+        (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+        (round((cx + 31) * PPM), round((cy + 44) * PPM)),
+        (235, 235, 235),
+        -1,
+    )
     t.hand_over("seat2")
     t.still(frames=12)
     assert kinds(t.events) == ["UnreadableCard"]
@@ -224,7 +230,10 @@ def test_makao_pile_reports_each_new_top_card_and_one_clear():
     t.hand_over("pile")
     t.still([*t.corners("6S", "pile", shift=(-5, 3)), _det(C("5S"), cx + 6 - 24.5, cy - 4 - 31)], frames=8)
     assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [
-        ("CardPlaced", C("5H")), ("CardPlaced", C("5S")), ("CardPlaced", C("6S"))]
+        ("CardPlaced", C("5H")),
+        ("CardPlaced", C("5S")),
+        ("CardPlaced", C("6S")),
+    ]
     t.hand_over("pile")
     t.still(frames=8)
     assert kinds(t.events)[3:] == ["ZoneCleared"]
@@ -284,16 +293,28 @@ def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
     t = Table()
     cx, cy = t.layout.zone("seat1").center
     t.background = t.blank.copy()
-    cv2.putText(t.background, "SEAT 2", (round((cx - 60) * PPM), round((cy - 60) * PPM)), cv2.FONT_HERSHEY_SIMPLEX,
-                1.0, (200, 230, 200), 2)
+    cv2.putText(
+        t.background,
+        "SEAT 2",
+        (round((cx - 60) * PPM), round((cy - 60) * PPM)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        1.0,
+        (200, 230, 200),
+        2,
+    )
     label = [_det(C("5S"), cx - 45, cy - 65, 0.7)]  # the recogniser takes the label for a corner index
     t.tracker.set_empty_mat(t.background)
     t.hand_over("seat1")
     t.still(label, frames=10)
     assert t.events == []
     # a real card put there changes the view, so it is read
-    cv2.rectangle(t.background, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
-                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    cv2.rectangle(
+        t.background,
+        (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+        (round((cx + 31) * PPM), round((cy + 44) * PPM)),
+        (235, 235, 235),
+        -1,
+    )
     t.hand_over("seat1")
     t.still(t.corners("9H", "seat1"), frames=5)
     assert [getattr(e, "card", None) for e in t.events] == [C("9H")]
@@ -305,8 +326,13 @@ def test_an_unreadable_card_swept_away_clears_its_zone():
     t = Table()
     cx, cy = t.layout.zone("seat2").center
     card = t.blank.copy()
-    cv2.rectangle(card, (round((cx - 31) * PPM), round((cy - 44) * PPM)),
-                  (round((cx + 31) * PPM), round((cy + 44) * PPM)), (235, 235, 235), -1)
+    cv2.rectangle(
+        card,
+        (round((cx - 31) * PPM), round((cy - 44) * PPM)),
+        (round((cx + 31) * PPM), round((cy + 44) * PPM)),
+        (235, 235, 235),
+        -1,
+    )
     t.background = card
     t.hand_over("seat2")
     t.still(frames=12)

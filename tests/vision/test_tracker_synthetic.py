@@ -15,8 +15,7 @@ C = Card.from_text
 
 
 def _play(game: str, actions: list[Action], seed: int = 0) -> tuple[TableRenderer, list[VisionEvent]]:
-    renderer = TableRenderer(layout_for(game), seed=seed, face_loader=placeholder_face,
-                             boxes_loader=placeholder_boxes)
+    renderer = TableRenderer(layout_for(game), seed=seed, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
     tracker = CardTracker(renderer.layout, renderer.true_calibration())
     tracker.set_empty_mat(renderer.still(1)[0].frame.image)
     recogniser = TruthRecogniser(seed=seed)
@@ -57,11 +56,11 @@ def test_makao_pile_growth():
 def test_camera_bumped_mid_game_is_recalibrated_and_the_game_goes_on():
     from vision.calibration import Calibrator, CalibratorSettings, calibrate
 
-    renderer = TableRenderer(layout_for("358"), seed=6, face_loader=placeholder_face,
-                             boxes_loader=placeholder_boxes)
+    renderer = TableRenderer(layout_for("358"), seed=6, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
     first = renderer.still(1)[0]
-    calibrator = Calibrator(renderer.layout, calibrate(first.frame.image, renderer.layout),
-                            CalibratorSettings(check_every=5))
+    calibrator = Calibrator(
+        renderer.layout, calibrate(first.frame.image, renderer.layout), CalibratorSettings(check_every=5)
+    )
     tracker = CardTracker(renderer.layout, calibrator.calibration)  # type: ignore[arg-type]
     recogniser = TruthRecogniser(seed=6)
     events: list[VisionEvent] = []

@@ -114,4 +114,3 @@ def sweep(report: Report, votes: Iterable[CardVote]) -> list[dict[str, object]]:
             }
         )
     return rows
-

@@ -204,9 +204,13 @@ class TableRenderer:
         w, h = self.settings.size
         a = np.radians(rotate_deg)
         cx, cy = w / 2, h / 2
-        move = np.array([[np.cos(a), -np.sin(a), cx - cx * np.cos(a) + cy * np.sin(a) + dx],
-                         [np.sin(a), np.cos(a), cy - cx * np.sin(a) - cy * np.cos(a) + dy],
-                         [0, 0, 1]])
+        move = np.array(
+            [
+                [np.cos(a), -np.sin(a), cx - cx * np.cos(a) + cy * np.sin(a) + dx],
+                [np.sin(a), np.cos(a), cy - cx * np.sin(a) - cy * np.cos(a) + dy],
+                [0, 0, 1],
+            ]
+        )
         self.table_to_image = move @ self.table_to_image
         self._base = self._draw_base()
         self._layer_cache = None
@@ -231,8 +235,14 @@ class TableRenderer:
         mat = np.clip(mat.astype(np.float32) + texture[:, :, None], 0, 255).astype(np.uint8)
         k = 1 / MAT_PX_PER_MM
         mat_to_table = np.array([[k, 0, 0.5 * k], [0, k, 0.5 * k], [0, 0, 1]])
-        base: np.ndarray = cv2.warpPerspective(mat, self.table_to_image @ mat_to_table, (w, h), flags=cv2.INTER_AREA,
-                                   borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
+        base: np.ndarray = cv2.warpPerspective(
+            mat,
+            self.table_to_image @ mat_to_table,
+            (w, h),
+            flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=TABLE_BGR,
+        )
         stock = [z for z in self.layout.zones if z.kind == "stock"]
         for zone in stock:
             cx, cy = zone.center
@@ -297,8 +307,14 @@ class TableRenderer:
         if x1 <= x0 or y1 <= y0:
             return
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        patch = cv2.warpPerspective(face, shift @ m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        patch = cv2.warpPerspective(
+            face,
+            shift @ m,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0, 0),
+        )
         alpha = patch[:, :, 3:4].astype(np.float32) / 255.0
         roi = img[y0:y1, x0:x1]
         roi[:] = (roi * (1 - alpha) + patch[:, :, :3] * alpha).astype(np.uint8)
@@ -309,17 +325,30 @@ class TableRenderer:
         px, py = -dy, dx
         x, y = hand.x, hand.y
         arm_w, length = 42.0, 700.0
-        arm = np.array([[x + px * arm_w, y + py * arm_w], [x - px * arm_w, y - py * arm_w],
-                        [x - px * arm_w + dx * length, y - py * arm_w + dy * length],
-                        [x + px * arm_w + dx * length, y + py * arm_w + dy * length]])
+        arm = np.array(
+            [
+                [x + px * arm_w, y + py * arm_w],
+                [x - px * arm_w, y - py * arm_w],
+                [x - px * arm_w + dx * length, y - py * arm_w + dy * length],
+                [x + px * arm_w + dx * length, y + py * arm_w + dy * length],
+            ]
+        )
         t = np.linspace(0, 2 * math.pi, 20, endpoint=False)
         palm = np.stack([x + 46 * np.cos(t), y + 40 * np.sin(t)], axis=1)
         fingers = []
         for k in (-1.5, -0.5, 0.5, 1.5):
             bx, by = x + px * k * 17 - dx * 30, y + py * k * 17 - dy * 30
             tx, ty = bx - dx * 45, by - dy * 45
-            fingers.append(np.array([[bx + px * 7, by + py * 7], [bx - px * 7, by - py * 7],
-                                     [tx - px * 6, ty - py * 6], [tx + px * 6, ty + py * 6]]))
+            fingers.append(
+                np.array(
+                    [
+                        [bx + px * 7, by + py * 7],
+                        [bx - px * 7, by - py * 7],
+                        [tx - px * 6, ty - py * 6],
+                        [tx + px * 6, ty + py * 6],
+                    ]
+                )
+            )
         return [arm, palm, *fingers]
 
     def _draw_hand(self, img: np.ndarray, hand: _Hand) -> None:
@@ -418,8 +447,15 @@ class TableRenderer:
     def still(self, frames: int | None = None) -> list[RenderedFrame]:
         return [self._frame() for _ in range(self.settings.settle_frames if frames is None else frames)]
 
-    def _hand_path(self, seat: int, start: tuple[float, float], end: tuple[float, float], n: int,
-                   carry: _Card | None = None, carry_offset: tuple[float, float] = (0.0, 0.0)) -> list[RenderedFrame]:
+    def _hand_path(
+        self,
+        seat: int,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        n: int,
+        carry: _Card | None = None,
+        carry_offset: tuple[float, float] = (0.0, 0.0),
+    ) -> list[RenderedFrame]:
         frames = []
         for k in range(1, n + 1):
             a = k / n
@@ -487,8 +523,9 @@ class TableRenderer:
         frames += self._hand_path(action.seat, (tx + gx, ty + gy), self._edge_point(tx, ty, action.seat), s.hand_frames)
         self.scene.hand = None
         still_index = self.index
-        self.events.append(TruthEvent("moved", action.to_zone, action.card, still_index, still_index / s.fps,
-                                      from_zone=src_zone))
+        self.events.append(
+            TruthEvent("moved", action.to_zone, action.card, still_index, still_index / s.fps, from_zone=src_zone)
+        )
         if src_zone is not None and not any(x.zone == src_zone for x in self.scene.lying):
             self.events.append(TruthEvent("cleared", src_zone, None, still_index, still_index / s.fps))
         return frames + self.still()

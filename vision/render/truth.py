@@ -46,8 +46,14 @@ class TruthRecogniser:
                 card = FULL_DECK[int(self.rng.integers(0, 52))]
                 conf = float(self.rng.uniform(0.3, 0.8))
             runner_up = FULL_DECK[(card.index + 13) % 52]
-            out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in poly),
-                                 ((card, conf), (runner_up, round(1 - conf, 4)))))
+            out.append(
+                Detection(
+                    card,
+                    conf,
+                    tuple((float(x), float(y)) for x, y in poly),
+                    ((card, conf), (runner_up, round(1 - conf, 4))),
+                )
+            )
         return out
 
 
@@ -83,8 +89,11 @@ class TrackerScore:
             "wrong_card": len(self.wrong),
             "false_events": len(self.false_events),
             "late_over_5_still_frames": self.late,
-            "latency_frames": {"p50": float(np.percentile(lat, 50)), "p95": float(np.percentile(lat, 95)),
-                               "max": int(lat.max())},
+            "latency_frames": {
+                "p50": float(np.percentile(lat, 50)),
+                "p95": float(np.percentile(lat, 95)),
+                "max": int(lat.max()),
+            },
             "zone_clears_expected": self.clears_expected,
             "zone_clears_missed": self.clears_missed,
             "unreadable_events": self.unreadable,
@@ -112,8 +121,11 @@ def score_events(
         assert t.card is not None
         pool: Sequence[CardPlaced | CardMoved] = placed if t.kind == "placed" else moved
         hits = [
-            e for e in pool
-            if id(e) not in used and _zone(e) == t.zone and e.card.same_face(t.card)
+            e
+            for e in pool
+            if id(e) not in used
+            and _zone(e) == t.zone
+            and e.card.same_face(t.card)
             and t.still_frame - window <= e.frame <= t.still_frame + window
         ]
         if not hits:
@@ -166,8 +178,11 @@ def _card_lies(truth: Sequence[TruthEvent], zone: str, frame: int) -> bool:
     """Whether a played card lay in ``zone`` at ``frame`` (placed at most 60 frames before, not yet taken)."""
     for t in truth:
         if t.kind in ("placed", "moved") and t.zone == zone and frame - 60 <= t.still_frame <= frame + 5:
-            taken = [u for u in truth if u.kind in ("cleared", "removed") and u.zone == zone
-                     and t.still_frame < u.still_frame <= frame]
+            taken = [
+                u
+                for u in truth
+                if u.kind in ("cleared", "removed") and u.zone == zone and t.still_frame < u.still_frame <= frame
+            ]
             if not taken:
                 return True
     return False

@@ -121,9 +121,7 @@ def measure_design(design: str, cache_dir: Path = CACHE_DIR) -> dict[str, list[l
     # Where a glyph touches a court picture's frame the measured box is wrong; the index sits at the
     # same place on every card of a design, so such a box is replaced by the design's median box.
     boxes: dict[str, list[list[int]]] = {}
-    median = {
-        c: np.median([b for k in found if (b := found[k][c][0]) is not None], axis=0) for c in corners
-    }
+    median = {c: np.median([b for k in found if (b := found[k][c][0]) is not None], axis=0) for c in corners}
     for code, per_corner in found.items():
         boxes[code] = []
         for c in corners:

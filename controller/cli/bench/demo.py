@@ -42,9 +42,20 @@ def run(args: argparse.Namespace) -> int:
     for i, (preset, hands) in enumerate(zip(presets, per, strict=True)):
         if hands == 0:
             continue
-        demo = Demo(DemoOptions(preset=preset, hands=hands, seed=args.seed + i, out=args.out / preset,
-                                recogniser=args.recogniser, model_dir=args.models, feed=False, quiet=True,
-                                headless=True, display_png=False))
+        demo = Demo(
+            DemoOptions(
+                preset=preset,
+                hands=hands,
+                seed=args.seed + i,
+                out=args.out / preset,
+                recogniser=args.recogniser,
+                model_dir=args.models,
+                feed=False,
+                quiet=True,
+                headless=True,
+                display_png=False,
+            )
+        )
         report = demo.run()
         latencies += demo.stats.latencies
         runs.append(report)
@@ -61,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
         "replaced_by_player": sum(r["replaced_by_player"] for r in runs),
         "picked_by_button": sum(r.get("picked_by_button", 0) for r in runs),
         "entered_by_operator": sum(r["entered_by_operator"] for r in runs),
-        "records_pass_check_with_same_scores": all(r["check_agrees"] and r["scores"] == r["true_scores"]
-                                                   for r in runs),
+        "records_pass_check_with_same_scores": all(r["check_agrees"] and r["scores"] == r["true_scores"] for r in runs),
     }
     lat = np.array(latencies) if latencies else np.array([float("nan")])
     targets = {
@@ -74,12 +84,32 @@ def run(args: argparse.Namespace) -> int:
     out = {
         "recogniser": runs[0]["recogniser"] if runs else "",
         "total": total,
-        "announce_latency_ms": {"p50": round(float(np.percentile(lat, 50)), 1),
-                                "p95": round(float(np.percentile(lat, 95)), 1), "n": len(latencies)},
+        "announce_latency_ms": {
+            "p50": round(float(np.percentile(lat, 50)), 1),
+            "p95": round(float(np.percentile(lat, 95)), 1),
+            "n": len(latencies),
+        },
         "targets_met": targets,
-        "per_preset": [{k: r[k] for k in ("preset", "hands", "tricks", "tricks_correct", "misreads",
-                                          "misreads_uncorrected", "scores", "true_scores", "check_agrees",
-                                          "announce_latency_ms", "frame_ms", "wall_s")} for r in runs],
+        "per_preset": [
+            {
+                k: r[k]
+                for k in (
+                    "preset",
+                    "hands",
+                    "tricks",
+                    "tricks_correct",
+                    "misreads",
+                    "misreads_uncorrected",
+                    "scores",
+                    "true_scores",
+                    "check_agrees",
+                    "announce_latency_ms",
+                    "frame_ms",
+                    "wall_s",
+                )
+            }
+            for r in runs
+        ],
         "wall_s": round(time.monotonic() - started, 1),
         "machine": "see README (2-core CPU machine when measured by the project)",
     }

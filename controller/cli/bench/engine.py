@@ -49,8 +49,14 @@ def measure_358(preset: str, seconds: float, *, simple: bool = False) -> dict[st
         hands += batch_hands
     cpu = time.process_time() - start_cpu
     wall = time.perf_counter() - start_wall
-    return {"hands": hands, "games": games, "cpu_s": round(cpu, 3), "wall_s": round(wall, 3),
-            "hands_per_s": round(hands / cpu, 1), "best_batch_hands_per_s": round(best, 1)}
+    return {
+        "hands": hands,
+        "games": games,
+        "cpu_s": round(cpu, 3),
+        "wall_s": round(wall, 3),
+        "hands_per_s": round(hands / cpu, 1),
+        "best_batch_hands_per_s": round(best, 1),
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,14 +72,20 @@ def run(args: argparse.Namespace) -> int:
         r = measure_358(p, args.seconds)
         result["358_random"][p] = r  # type: ignore[index]
         if not args.json:
-            print(f"3-5-8 {p:15s} random bots: {r['hands_per_s']:9.1f} hands/s CPU time, best batch "
-                  f"{r['best_batch_hands_per_s']:9.1f} hands/s  ({r['hands']} hands, {r['cpu_s']} s CPU, "
-                  f"{r['wall_s']} s wall)", flush=True)
+            print(
+                f"3-5-8 {p:15s} random bots: {r['hands_per_s']:9.1f} hands/s CPU time, best batch "
+                f"{r['best_batch_hands_per_s']:9.1f} hands/s  ({r['hands']} hands, {r['cpu_s']} s CPU, "
+                f"{r['wall_s']} s wall)",
+                flush=True,
+            )
     s = measure_358(presets[0], args.seconds, simple=True)
     result["358_simple"][presets[0]] = s  # type: ignore[index]
     if not args.json:
-        print(f"3-5-8 {presets[0]:15s} simple bots: {s['hands_per_s']:9.1f} hands/s CPU time, best batch "
-              f"{s['best_batch_hands_per_s']:9.1f} hands/s", flush=True)
+        print(
+            f"3-5-8 {presets[0]:15s} simple bots: {s['hands_per_s']:9.1f} hands/s CPU time, best batch "
+            f"{s['best_batch_hands_per_s']:9.1f} hands/s",
+            flush=True,
+        )
     import importlib
 
     try:

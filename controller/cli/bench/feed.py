@@ -222,8 +222,10 @@ def run(args: argparse.Namespace) -> int:
     stop_after = ctx.Value("i", 0)
     pipes = []
     procs = []
-    per = [args.spectators // args.processes + (1 if i < args.spectators % args.processes else 0)
-           for i in range(args.processes)]
+    per = [
+        args.spectators // args.processes + (1 if i < args.spectators % args.processes else 0)
+        for i in range(args.processes)
+    ]
     try:
         for i, count in enumerate(per):
             parent, child = ctx.Pipe()

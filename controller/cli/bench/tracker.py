@@ -112,8 +112,10 @@ def run(args: argparse.Namespace) -> int:
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         **score.as_dict(),
-        "tracker_ms_per_frame": {"p50": round(float(np.percentile(track_ms, 50)), 2),
-                                 "p95": round(float(np.percentile(track_ms, 95)), 2)},
+        "tracker_ms_per_frame": {
+            "p50": round(float(np.percentile(track_ms, 50)), 2),
+            "p95": round(float(np.percentile(track_ms, 95)), 2),
+        },
         "render_ms_per_frame": round(render_s * 1000 / max(1, frames), 2),
         "recognise_ms_per_frame": round(recog_s * 1000 / max(1, frames), 2),
         "wall_s": round(wall, 1),

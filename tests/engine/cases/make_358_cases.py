@@ -35,8 +35,15 @@ def header(preset: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
     return out
 
 
-def search_hand(session: Session, contract: Contract, taken: tuple[int, int, int] | None, seed: int,
-                deal: Deal | None = None, check: Any = None, dealer: int | None = None) -> None:
+def search_hand(
+    session: Session,
+    contract: Contract,
+    taken: tuple[int, int, int] | None,
+    seed: int,
+    deal: Deal | None = None,
+    check: Any = None,
+    dealer: int | None = None,
+) -> None:
     """Append to ``session`` a complete hand whose tricks taken per seat are ``taken``."""
     rng = random.Random(seed)
     for _ in range(200000):
@@ -115,32 +122,37 @@ def legality_cases() -> None:
     for preset in ("ucbessekiz", "sergeant-major"):
         rec = header(preset)
         extra = {"declarer": 0} if preset == "ucbessekiz" else {"dealer": 0}
-        seq = plays if preset == "ucbessekiz" else [(0, "10H"), (1, "3H"), (2, "9H"), (0, "2H"), (1, "4H"),
-                                                       (2, "JH")]
+        seq = plays if preset == "ucbessekiz" else [(0, "10H"), (1, "3H"), (2, "9H"), (0, "2H"), (1, "4H"), (2, "JH")]
         rec["hands"] = [table_hand(seq, "C", **extra)]
-        write(f"l1-{preset}", f"L1 in {preset}: 9H under 10H while holding JH (table mode, proven at trick 2)",
-              rec)
+        write(f"l1-{preset}", f"L1 in {preset}: 9H under 10H while holding JH (table mode, proven at trick 2)", rec)
     # L2: 10H, QH on the table; a club from a player with hearts is a revoke, JH is legal (nothing above QH)
     rec = header("ucbessekiz")
-    rec["hands"] = [table_hand([(0, "10H"), (2, "QH"), (1, "JH"), (2, "5H"), (1, "5C"), (0, "6H"),
-                                (0, "2S"), (2, "3S"), (1, "2H")], "S", declarer=0)]
-    write("l2", "L2: JH under QH is legal without a higher heart; 2H at trick 3 proves the club at trick 2 "
-          "was a revoke", rec)
+    rec["hands"] = [
+        table_hand(
+            [(0, "10H"), (2, "QH"), (1, "JH"), (2, "5H"), (1, "5C"), (0, "6H"), (0, "2S"), (2, "3S"), (1, "2H")],
+            "S",
+            declarer=0,
+        )
+    ]
+    write(
+        "l2",
+        "L2: JH under QH is legal without a higher heart; 2H at trick 3 proves the club at trick 2 was a revoke",
+        rec,
+    )
     # L3: trump S, 10H then 3S (trumped), then 4H while holding JH
     for name, rules in (("l3-still-required", None), ("l3-not-required", {"overtake_if_trumped": False})):
         rec = header("ucbessekiz", rules)
-        rec["hands"] = [table_hand([(0, "10H"), (2, "3S"), (1, "4H"), (2, "5D"), (1, "JH"), (0, "6D")], "S",
-                                   declarer=0)]
+        rec["hands"] = [
+            table_hand([(0, "10H"), (2, "3S"), (1, "4H"), (2, "5D"), (1, "JH"), (0, "6D")], "S", declarer=0)
+        ]
         write(name, f"L3 ({name}): must seat 1 still overtake 10H when the trick is trumped?", rec)
     # L4: must trump when void, and overtrump: trump S; AD, 9S; seat 2 plays 7C holding KS (shown later)
     rules = {"must_trump_when_void": True, "must_overtrump": True}
     rec = header("pagat", rules)  # pagat: the 5 (seat 1) leads; dealer 0 is the 8
-    rec["hands"] = [table_hand([(1, "AD"), (2, "9S"), (0, "7C"), (2, "2H"), (0, "KS"), (1, "3H")], "S",
-                               dealer=0)]
+    rec["hands"] = [table_hand([(1, "AD"), (2, "9S"), (0, "7C"), (2, "2H"), (0, "KS"), (1, "3H")], "S", dealer=0)]
     write("l4-overtrump", "L4: void in diamonds, seat 0 discards 7C though he holds KS above 9S", rec)
     rec = header("pagat", rules)
-    rec["hands"] = [table_hand([(1, "AD"), (2, "9S"), (0, "7C"), (2, "2H"), (0, "5S"), (1, "3H")], "S",
-                               dealer=0)]
+    rec["hands"] = [table_hand([(1, "AD"), (2, "9S"), (0, "7C"), (2, "2H"), (0, "5S"), (1, "3H")], "S", dealer=0)]
     write("l4-no-stronger-trump", "L4: holding only 5S below 9S, seat 0 need not trump", rec)
 
 
@@ -162,9 +174,15 @@ def scoring_cases() -> None:
             deal = deal_with({0: strong}, {}, seed * 1000 + k)
             s2 = Session(PRESETS[preset], ["Ada", "Ben", "Cem"])
             try:
-                search_hand(s2, Contract.SPADES, None, rng.randrange(1 << 30), deal=deal, dealer=0,
-                            check=lambda h: sorted(h.taken) == [1, 3, 12] and h.taken[h.eight] == 12
-                            and h.taken[h.five] == 3)
+                search_hand(
+                    s2,
+                    Contract.SPADES,
+                    None,
+                    rng.randrange(1 << 30),
+                    deal=deal,
+                    dealer=0,
+                    check=lambda h: sorted(h.taken) == [1, 3, 12] and h.taken[h.eight] == 12 and h.taken[h.five] == 3,
+                )
             except RuntimeError:
                 continue
             s = s2
@@ -173,8 +191,7 @@ def scoring_cases() -> None:
     # S5: tie-break (sergeant-major with a 1-hand game): A and B tie on +1; C won the last trick
     rules = rules_from_json(PRESETS["sergeant-major"], {"game_length": 1})
     s = Session(rules, ["Ada", "Ben", "Cem"])
-    search_hand(s, Contract.CLUBS, (9, 6, 1), 11, dealer=0,
-                check=lambda h: h.tricks[-1].winner == 2)
+    search_hand(s, Contract.CLUBS, (9, 6, 1), 11, dealer=0, check=lambda h: h.tricks[-1].winner == 2)
     rec = s.to_record()
     rec["rules"] = {"game_length": 1}
     rec = {k: rec[k] for k in ("format", "game", "preset", "rules", "players", "hands")}
@@ -188,30 +205,54 @@ def exchange_cases() -> None:
     hand1 = base.to_record()["hands"][0]
     # E1: Ada hands Ben 3D and 5C; Ben holds KD 7D 2D and only 4C in clubs
     deal = deal_with({0: ["3D", "5C"], 1: ["KD", "7D", "2D", "4C"]}, {1: "DC"}, 7)
-    deal_json = {"hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
-                 "kitty": [str(CARD_OF[x]) for x in deal.kitty]}
+    deal_json = {
+        "hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
+        "kitty": [str(CARD_OF[x]) for x in deal.kitty],
+    }
     for name, backs, rules in (
         ("e1", ("KD", "5C"), None),
         ("e1-wrong-return", ("7D", "5C"), None),
     ):
         rec = header("sergeant-major", rules)
-        rec["hands"] = [hand1, {"dealer": 1, "deal": deal_json, "exchange": [
-            {"from": 0, "to": 1, "give": "3D", "back": backs[0]},
-            {"from": 0, "to": 1, "give": "5C", "back": backs[1]}], "contract": "H", "plays": []}]
+        rec["hands"] = [
+            hand1,
+            {
+                "dealer": 1,
+                "deal": deal_json,
+                "exchange": [
+                    {"from": 0, "to": 1, "give": "3D", "back": backs[0]},
+                    {"from": 0, "to": 1, "give": "5C", "back": backs[1]},
+                ],
+                "contract": "H",
+                "plays": [],
+            },
+        ]
         write(name, f"E1 ({name}): for 3D Ben must return KD, for 5C the 5C itself", rec)
     # E1b: Ada hands 3D then 9D; Ben holds KD 7D 2D
     deal = deal_with({0: ["3D", "9D"], 1: ["KD", "7D", "2D"]}, {1: "D"}, 8)
-    deal_json = {"hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
-                 "kitty": [str(CARD_OF[x]) for x in deal.kitty]}
+    deal_json = {
+        "hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
+        "kitty": [str(CARD_OF[x]) for x in deal.kitty],
+    }
     for name, backs, rules in (
         ("e1b-in-give-order", ("KD", "9D"), None),
         ("e1b-highest-first", ("7D", "KD"), {"exchange_resolution": "highest-given-first"}),
         ("e1b-highest-first-wrong", ("KD", "9D"), {"exchange_resolution": "highest-given-first"}),
     ):
         rec = header("sergeant-major", rules)
-        rec["hands"] = [hand1, {"dealer": 1, "deal": deal_json, "exchange": [
-            {"from": 0, "to": 1, "give": "3D", "back": backs[0]},
-            {"from": 0, "to": 1, "give": "9D", "back": backs[1]}], "contract": "H", "plays": []}]
+        rec["hands"] = [
+            hand1,
+            {
+                "dealer": 1,
+                "deal": deal_json,
+                "exchange": [
+                    {"from": 0, "to": 1, "give": "3D", "back": backs[0]},
+                    {"from": 0, "to": 1, "give": "9D", "back": backs[1]},
+                ],
+                "contract": "H",
+                "plays": [],
+            },
+        ]
         write(name, f"E1b ({name}): two diamonds to one player", rec)
     # E2 (ucbessekiz, counterclockwise): hand 1 roles seat 0 = 8, seat 2 = 5, seat 1 = 3 (play order 0, 2, 1);
     # results seat 0 -3 (5 tricks), seat 2 (the 5) +1 (6), seat 1 (the 3) +2 (5). Hand 2: seat 1 is the 8.
@@ -224,8 +265,10 @@ def exchange_cases() -> None:
             continue
     hand1 = s.to_record()["hands"][0]
     deal = deal_with({0: ["AH", "QH", "4H"], 2: ["2H"], 1: ["3H", "5S"]}, {0: "H"}, 9)
-    deal_json = {"hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
-                 "kitty": [str(CARD_OF[x]) for x in deal.kitty]}
+    deal_json = {
+        "hands": [[str(CARD_OF[x]) for x in h] for h in deal.hands],
+        "kitty": [str(CARD_OF[x]) for x in deal.kitty],
+    }
     s0_spades = [CARD_OF[x] for x in deal.hands[0] if x // 13 == 0 and CARD_OF[x].rank > 5]
     back_5s = str(max(s0_spades, key=lambda card: card.rank)) if s0_spades else "5S"
     cem_first = [(2, "2H", "AH"), (1, "3H", "QH"), (1, "5S", back_5s)]
@@ -237,9 +280,15 @@ def exchange_cases() -> None:
         ("e2-wrong-order", ben_first, None),
     ):
         rec = header("ucbessekiz", rules)
-        rec["hands"] = [hand1, {"deal": deal_json, "exchange": [
-            {"from": g, "to": 0, "give": give, "back": back} for g, give, back in order],
-            "contract": "S", "plays": []}]
+        rec["hands"] = [
+            hand1,
+            {
+                "deal": deal_json,
+                "exchange": [{"from": g, "to": 0, "give": give, "back": back} for g, give, back in order],
+                "contract": "S",
+                "plays": [],
+            },
+        ]
         write(name, f"E2 ({name}): two plus players exchange with the same minus player", rec)
 
 
@@ -259,11 +308,20 @@ def proof_cases() -> None:
         if ben3 is None or ben9 is None:
             continue
         trick3, trick9 = hand.tricks[2], hand.tricks[8]
-        if (trick3.led_suit is None or trick3.led_suit.value != "H" or ben3[1] != c("7H") or trick3.winner == 1
-                or trick9.led_suit is None or trick9.led_suit.value in "HS" or ben9[1].suit.value in "HS"
-                or trick9.winner == 1 or trick3.leader == 1 or trick9.leader == 1
-                or ben9[1].suit == trick9.led_suit
-                or any(cd.suit.value == "H" for st, cd in plays[9:24] if st == 1)):
+        if (
+            trick3.led_suit is None
+            or trick3.led_suit.value != "H"
+            or ben3[1] != c("7H")
+            or trick3.winner == 1
+            or trick9.led_suit is None
+            or trick9.led_suit.value in "HS"
+            or ben9[1].suit.value in "HS"
+            or trick9.winner == 1
+            or trick3.leader == 1
+            or trick9.leader == 1
+            or ben9[1].suit == trick9.led_suit
+            or any(cd.suit.value == "H" for st, cd in plays[9:24] if st == 1)
+        ):
             continue
         rec = s.to_record()
         h = rec["hands"][0]
@@ -279,8 +337,7 @@ def misc_cases() -> None:
     rec["hands"] = [table_hand([(0, "KH"), (2, "7H"), (1, "AH"), (2, "2C")], "S", dealer=0)]
     write("out-of-turn", "Cem plays before Ben (out of turn), and again before Ben, who won the trick, leads", rec)
     rec = header("sergeant-major")
-    rec["hands"] = [table_hand([(0, "KH"), (1, "7H"), (2, "AH"), (2, "KH"), (0, "2H"), (1, "3H")], "S",
-                               dealer=0)]
+    rec["hands"] = [table_hand([(0, "KH"), (1, "7H"), (2, "AH"), (2, "KH"), (0, "2H"), (1, "3H")], "S", dealer=0)]
     write("duplicate-card", "KH is seen twice in one hand", rec)
 
 
