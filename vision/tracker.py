@@ -116,6 +116,9 @@ class _Track:
     missing: int = 0
     seen_still: bool = True
     """Seen since its zone's last motion (a card not verified after a hand passed may have been moved)."""
+    still_points: list[np.ndarray] = field(default_factory=list)
+    """Where it was read since its zone's last motion. On a pile, a corner not among these may have been
+    covered by the card just played: a different reading there is that card, not a misread of this one."""
 
 
 @dataclass(eq=False)
@@ -285,7 +288,9 @@ class CardTracker:
                     and len(obs.points) < 2
                     and min(float(np.linalg.norm(mm - p)) for p in obs.points) <= s.pair_distance_mm
                 ):
-                    obs.points.append(mm)
+                    # the card's other corner; or, as close as a corner's own size, the same corner boxed twice
+                    if min(float(np.linalg.norm(mm - p)) for p in obs.points) > s.match_radius_mm:
+                        obs.points.append(mm)
                     obs.confidence = max(obs.confidence, det.confidence)
                     for c, p in cands.items():
                         obs.candidates[c] = max(obs.candidates.get(c, 0.0), p)
@@ -317,6 +322,7 @@ class CardTracker:
                 state.empty_frames = 0
                 for track in state.tracks:
                     track.seen_still = False
+                    track.still_points = []
                 state.prev_obs = obs
                 continue
             if state.still_run == 0:
@@ -356,6 +362,9 @@ class CardTracker:
             track.points = [p.copy() for p in obs.points] if len(obs.points) >= len(track.points) else track.points
             track.missing = 0
             track.seen_still = True
+            for p in obs.points:
+                if not _close([p], track.still_points, s.match_radius_mm):
+                    track.still_points.append(p.copy())
         if observations:
             state.empty_frames = 0
         else:
@@ -380,13 +389,17 @@ class CardTracker:
             for c, pr in obs.candidates.items():
                 pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
             # a reported card's corner was here and is not read this frame: this reading took its place. On a
-            # pile only while that card is still seen elsewhere (else a new card has covered it). Two corners
-            # with the same reading are a whole card, never a misread of one corner.
+            # pile only while that card is still seen elsewhere and was read at this very place since the last
+            # hand passed (else the card just played has covered that corner). Two corners with the same
+            # reading are a whole card, never a misread of one corner.
             if (
                 len(obs.points) == 1
                 and any(
-                    (t.id in seen or (not pile and t.missing < s.gone_frames))
-                    and _close(obs.points, t.points, s.match_radius_mm)
+                    (t.id in seen and _close(obs.points, t.still_points, s.match_radius_mm))
+                    if pile
+                    else (
+                        (t.id in seen or t.missing < s.gone_frames) and _close(obs.points, t.points, s.match_radius_mm)
+                    )
                     for t in state.tracks
                 )
                 and not _close(obs.points, seen_points, s.match_radius_mm)
@@ -491,6 +504,7 @@ class CardTracker:
                     other.tracks.remove(track)
                     track.zone = state.zone.name
                     track.points = pending.points
+                    track.still_points = [p.copy() for p in pending.points]
                     track.missing = 0
                     track.seen_still = True
                     state.tracks.append(track)
@@ -505,6 +519,7 @@ class CardTracker:
         others = sorted(((c, p) for c, p in pending.candidates.items() if not c.same_face(card)), key=lambda kv: -kv[1])
         candidates = ((card, round(conf, 4)), *((c, round(p / max(1, pending.frames), 4)) for c, p in others[:4]))
         track = _Track(next(self._ids), card, state.zone.name, pending.points, conf)
+        track.still_points = [p.copy() for p in pending.points]
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False

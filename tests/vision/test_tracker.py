@@ -239,6 +239,49 @@ def test_makao_pile_reports_each_new_top_card_and_one_clear():
     assert kinds(t.events)[3:] == ["ZoneCleared"]
 
 
+def test_a_card_played_over_a_corner_of_the_pile_top_is_a_new_card():
+    # The 7C lands with its corner on the 5H's lower corner, while the 5H's upper corner still shows: the
+    # reading there is the new card, not the 5H misread (the 5H was not read there since the hand came).
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("5H", "pile"), frames=4)
+    t.hand_over("pile")
+    five_upper = _det(C("5H"), cx - 24.5, cy - 31)
+    seven = _det(C("7C"), cx + 24.5 + 15, cy + 31 + 12)
+    t.still([five_upper, seven], frames=8)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [
+        ("CardPlaced", C("5H")),
+        ("CardPlaced", C("7C")),
+    ]
+
+
+def test_a_misread_corner_of_the_pile_top_is_not_a_new_card():
+    # Within one still view the 5H is read at both corners, then its lower corner flickers to 5D: the
+    # same place read differently, a misread, never a 5D placed.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("5H", "pile"), frames=4)
+    for _ in range(4):
+        t.still(t.corners("5H", "pile"))
+        t.still([_det(C("5H"), cx - 24.5, cy - 31), _det(C("5D"), cx + 24.5, cy + 31)])
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_one_corner_boxed_twice_is_one_corner():
+    # Two overlapping boxes on the 5H's upper corner must not stand for both its corners: its lower corner,
+    # read alone later, is the same card, not a second 5H.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("5H", "pile"), frames=4)
+    t.still([_det(C("5H"), cx - 24.5, cy - 31), _det(C("5H"), cx - 21.5, cy - 27)], frames=3)
+    t.hand_over("pile")
+    t.still([_det(C("5H"), cx + 24.5, cy + 31)], frames=8)
+    assert kinds(t.events) == ["CardPlaced"]
+
+
 def test_the_stock_is_never_read():
     t = Table("makao")
     t.hand_over("stock")
