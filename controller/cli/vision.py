@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--errors", type=Path, default=None, metavar="DIR", help="write annotated failures here")
     ev.add_argument("--threshold", type=_fraction, default=None, help="evidence a card needs (see docs/vision.md)")
     ev.add_argument("--top-only", action="store_true", help="count only each corner's first candidate")
+    ev.add_argument(
+        "--labelled-boxes",
+        action="store_true",
+        help="the classifier alone on the labelled corner boxes: card, rank and suit right, suits confused",
+    )
     tune = sub.add_parser("tune", help="recall/precision for a range of card-vote thresholds (synthetic sets)")
     _add_model_options(tune)
     synth = sub.add_parser("synth", help="render a synthetic held-out set (unseen designs) in the eval format")
@@ -121,6 +126,15 @@ def _eval(args: argparse.Namespace) -> int:
     if loaded is None:
         return 2
     dataset, recogniser = loaded
+    if args.labelled_boxes:
+        from vision.evaluation.crops import classify_labelled_boxes
+
+        try:
+            print(json.dumps(classify_labelled_boxes(recogniser, dataset, limit=args.limit)))
+        except DatasetError as exc:
+            print(f"cardtable vision: {exc}", file=sys.stderr)
+            return 2
+        return 0
     vote = CardVote(
         threshold=DEFAULT_VOTE.threshold if args.threshold is None else args.threshold,
         top_only=args.top_only or DEFAULT_VOTE.top_only,

@@ -97,6 +97,25 @@ def test_eval_scores_distinct_cards_per_image_micro_averaged(
     assert report["subsets"]["s2"] == {"images": 1, "cards": 2, "recall": 0.5, "precision": 1.0}
 
 
+def test_labelled_boxes_read_by_the_classifier_alone_split_rank_and_suit(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--labelled-boxes")
+    report = json.loads(out)
+
+    assert status == 0
+    # boxes: a RED (red square), b RED (green square: read GREEN), c RED and 5H (red square: read RED twice)
+    red, green = Card.from_text(RED), Card.from_text(GREEN)
+    assert report["boxes"] == 4
+    assert report["card"] == pytest.approx(2 / 4)
+    rank_right = 2 + (green.rank == red.rank) + (red.rank == Card.from_text("5H").rank)
+    suit_right = 2 + (green.suit == red.suit) + (red.suit == Card.from_text("5H").suit)
+    assert report["rank"] == pytest.approx(rank_right / 4)
+    assert report["suit"] == pytest.approx(suit_right / 4)
+    assert report["subsets"]["s1"]["boxes"] == 2 and report["subsets"]["s2"]["boxes"] == 2
+    assert sum(report["suit_confusions"].values()) == 4 - suit_right
+
+
 def test_limit_reads_only_the_first_images(dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--limit", "1", "--threads", "2")
     report = json.loads(out)

@@ -1,0 +1,79 @@
+"""The classifier alone, on the labelled corner boxes (``cardtable vision eval --labelled-boxes``).
+
+Whole-image recall mixes two failures: corners the detector missed and corners it found but the
+classifier named wrongly. Reading each labelled box as the runtime would (same crop, same quarter
+turns, no detector) separates them, and splitting the answer into rank and suit shows which half of
+an index a deck defeats: it is how clubs read as spades on the real webcam photos were found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.cards import Card
+from vision.evaluation.dataset import Dataset
+from vision.evaluation.run import read_image
+from vision.recognise.recogniser import OnnxRecogniser
+
+
+@dataclass
+class CropTally:
+    """Counts of labelled boxes read right: whole card, rank, suit; and suits confused."""
+
+    boxes: int = 0
+    card: int = 0
+    rank: int = 0
+    suit: int = 0
+    rejected: int = 0
+    suit_confusions: dict[str, int] = field(default_factory=dict)
+
+    def add(self, truth: Card, read: Card, rejected: bool) -> None:
+        self.boxes += 1
+        self.card += read.same_face(truth)
+        self.rank += read.rank == truth.rank
+        self.suit += read.suit == truth.suit
+        self.rejected += rejected
+        if read.suit != truth.suit:
+            key = f"{truth.suit.name.lower()} as {read.suit.name.lower()}"
+            self.suit_confusions[key] = self.suit_confusions.get(key, 0) + 1
+
+    def summary(self) -> dict[str, object]:
+        n = max(1, self.boxes)
+        return {
+            "boxes": self.boxes,
+            "card": round(self.card / n, 4),
+            "rank": round(self.rank / n, 4),
+            "suit": round(self.suit / n, 4),
+            "rejected": round(self.rejected / n, 4),
+            "suit_confusions": dict(sorted(self.suit_confusions.items(), key=lambda kv: -kv[1])),
+        }
+
+
+def classify_labelled_boxes(
+    recogniser: OnnxRecogniser, dataset: Dataset, limit: int | None = None
+) -> dict[str, object]:
+    """The classifier's reading of every labelled box, overall and per subset (JSON-ready).
+
+    A box counts as rejected when the classifier calls it "not an index" with the recogniser's reject
+    probability; its card reading still counts (the best card), so the figures are the classifier's.
+    """
+    overall = CropTally()
+    subsets: dict[str, CropTally] = {}
+    samples = dataset.samples[:limit] if limit is not None else dataset.samples
+    for sample in samples:
+        if not sample.corners:
+            continue
+        image = read_image(sample)
+        boxes = np.array([c.box for c in sample.corners], np.float32)
+        probs = recogniser.classifier.probabilities(recogniser.classifier.crops(image, boxes))
+        reject = recogniser.manifest.classifier.reject_class is not None
+        tally = subsets.setdefault(sample.subset, CropTally())
+        for corner, row in zip(sample.corners, probs, strict=True):
+            cards = row[:-1] if reject else row
+            read = recogniser.cards[int(np.argmax(cards))]
+            rejected = bool(reject and row[-1] >= recogniser.reject)
+            overall.add(corner.card, read, rejected)
+            tally.add(corner.card, read, rejected)
+    return {**overall.summary(), "subsets": {name: t.summary() for name, t in sorted(subsets.items())}}
