@@ -158,6 +158,9 @@ class _ZoneState:
     empty_frames: int = 0
     had_cards: bool = False
     unread: bool = False
+    placed_still: bool = False
+    """A card was reported here since the last motion. On a pile that is the card just played, and what
+    else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
     """An UnreadableCard was reported here and no card confirmed since: the referee may have taken it
     from a seat button, so its leaving must be reported too."""
 
@@ -319,6 +322,7 @@ class CardTracker:
                 state.still_run = 0
                 state.pending.clear()
                 state.unreadable_reported = False
+                state.placed_still = False
                 state.empty_frames = 0
                 for track in state.tracks:
                     track.seen_still = False
@@ -509,6 +513,7 @@ class CardTracker:
                     track.seen_still = True
                     state.tracks.append(track)
                     state.had_cards = True
+                    state.placed_still = True
                     moved: list[VisionEvent] = [
                         CardMoved(other.zone.name, state.zone.name, card, frame.index, frame.t, track.id)
                     ]
@@ -523,6 +528,7 @@ class CardTracker:
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False
+        state.placed_still = True
         return [
             CardPlaced(
                 state.zone.name,
@@ -573,6 +579,8 @@ class CardTracker:
         s = self.settings
         if state.unreadable_reported or not state.zone.reads_cards or state.still_run < s.unreadable_frames:
             return []
+        if state.zone.kind == "pile" and state.placed_still:
+            return []  # the play since the hand left is reported; weak readings are of the cards under it
         guesses: dict[Card, float] = {}
         weak = False
         for pending in state.pending:

@@ -269,6 +269,23 @@ def test_a_misread_corner_of_the_pile_top_is_not_a_new_card():
     assert kinds(t.events) == ["CardPlaced"]
 
 
+def test_the_pile_asks_about_a_play_only_when_nothing_of_it_was_read():
+    # After the 7C is confirmed, the covered 5H's peeking corner reads weakly as something else: that
+    # is no reason to ask the player which card they played. A play of which nothing is read is.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("5H", "pile"), frames=4)
+    t.hand_over("pile")
+    peeking = _det(C("JC"), cx - 24.5, cy - 31, 0.3, runner_up=C("5H"))
+    t.still([*t.corners("7C", "pile", shift=(8, 12)), peeking], frames=15)
+    assert kinds(t.events) == ["CardPlaced", "CardPlaced"]
+    t.hand_over("pile")
+    weak = [_det(C("9D"), cx + 30, cy + 40, 0.3, runner_up=C("9H")), peeking]
+    t.still(weak, frames=15)
+    assert kinds(t.events) == ["CardPlaced", "CardPlaced", "UnreadableCard"]
+
+
 def test_one_corner_boxed_twice_is_one_corner():
     # Two overlapping boxes on the 5H's upper corner must not stand for both its corners: its lower corner,
     # read alone later, is the same card, not a second 5H.
