@@ -158,11 +158,11 @@ class _ZoneState:
     empty_frames: int = 0
     had_cards: bool = False
     unread: bool = False
+    """An UnreadableCard was reported here and no card confirmed since: the referee may have taken it
+    from a seat button, so its leaving must be reported too."""
     placed_still: bool = False
     """A card was reported here since the last motion. On a pile that is the card just played, and what
     else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
-    """An UnreadableCard was reported here and no card confirmed since: the referee may have taken it
-    from a seat button, so its leaving must be reported too."""
 
 
 class CardTracker:
@@ -286,13 +286,12 @@ class CardTracker:
             cands = dict(det.candidates) if det.candidates else {det.card: det.confidence}
             cands.setdefault(det.card, det.confidence)
             for obs in by_zone[zone]:
-                if (
-                    obs.card.same_face(det.card)
-                    and len(obs.points) < 2
-                    and min(float(np.linalg.norm(mm - p)) for p in obs.points) <= s.pair_distance_mm
-                ):
+                if not obs.card.same_face(det.card) or len(obs.points) >= 2:
+                    continue
+                gap = min(float(np.linalg.norm(mm - p)) for p in obs.points)
+                if gap <= s.pair_distance_mm:
                     # the card's other corner; or, as close as a corner's own size, the same corner boxed twice
-                    if min(float(np.linalg.norm(mm - p)) for p in obs.points) > s.match_radius_mm:
+                    if gap > s.match_radius_mm:
                         obs.points.append(mm)
                     obs.confidence = max(obs.confidence, det.confidence)
                     for c, p in cands.items():

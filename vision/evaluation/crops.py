@@ -62,13 +62,13 @@ def classify_labelled_boxes(
     overall = CropTally()
     subsets: dict[str, CropTally] = {}
     samples = dataset.samples[:limit] if limit is not None else dataset.samples
+    reject = recogniser.manifest.classifier.reject_class is not None
     for sample in samples:
         if not sample.corners:
             continue
         image = read_image(sample)
         boxes = np.array([c.box for c in sample.corners], np.float32)
         probs = recogniser.classifier.probabilities(recogniser.classifier.crops(image, boxes))
-        reject = recogniser.manifest.classifier.reject_class is not None
         tally = subsets.setdefault(sample.subset, CropTally())
         for corner, row in zip(sample.corners, probs, strict=True):
             cards = row[:-1] if reject else row

@@ -164,7 +164,6 @@ def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
             for t in np.linspace(0, 1, 12, endpoint=False):
                 pts.append((1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b)
         cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], 255, cv2.LINE_AA)
-        width = ratio
     elif suit is Suit.HEARTS:
         r, point = params[0] * s, params[1]
         cy = r * 1.05
@@ -176,7 +175,6 @@ def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
         bulge = point * r
         poly = [left, (cx - r * 0.9, cy + r * 0.9 + bulge), tip, (cx + r * 0.9, cy + r * 0.9 + bulge), right, (cx, cy)]
         cv2.fillPoly(canvas, [np.round(np.array(poly)).astype(np.int32)], 255, cv2.LINE_AA)
-        width = 3.9 * params[0]
     else:
         r, stem_top, stem_foot, stem_len = (p * s for p in params)
         body = s - stem_len * 0.7
@@ -187,7 +185,6 @@ def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
                 cv2.circle(canvas, (round(cx + dx), round(cy)), round(r), 255, -1, cv2.LINE_AA)
             poly = [(cx - r * 1.9, cy - r * 0.3), (cx, 0.0), (cx + r * 1.9, cy - r * 0.3), (cx, cy)]
             cv2.fillPoly(canvas, [np.round(np.array(poly)).astype(np.int32)], 255, cv2.LINE_AA)
-            width = 3.9 * params[0]
         else:
             # three round lobes and a filled centre
             top_y = r
@@ -195,7 +192,6 @@ def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
             for x, y in ((cx, top_y), (cx - r * 1.05, low_y), (cx + r * 1.05, low_y)):
                 cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
             cv2.circle(canvas, (round(cx), round((top_y + low_y) / 2 + r * 0.2)), round(r * 0.6), 255, -1, cv2.LINE_AA)
-            width = 4.1 * params[0]
         foot = float(s - 1)
         stem_y = foot - stem_len
         stem = [
@@ -209,7 +205,6 @@ def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
     ys, xs = np.nonzero(canvas > 127)
     canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     out_w = max(2, round(height * canvas.shape[1] / canvas.shape[0]))
-    del width
     return np.asarray(cv2.resize(canvas, (out_w, height), interpolation=cv2.INTER_AREA))
 
 
@@ -240,15 +235,12 @@ def _rank_mask(text: str, height: int, style: DrawnStyle, max_width: int | None 
     return np.asarray(cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA))
 
 
-def _stamp(
-    canvas: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]
-) -> tuple[int, int, int, int]:
-    """Ink ``mask`` onto ``canvas`` with its top-left at (x, y); returns the box it covers."""
+def _stamp(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    """Ink ``mask`` onto ``canvas`` with its top-left at (x, y) (clipped at the canvas edge)."""
     h, w = mask.shape
     region = canvas[y : y + h, x : x + w]
     alpha = (mask[: region.shape[0], : region.shape[1]].astype(np.float32) / 255.0)[..., None]
     region[:] = (region * (1 - alpha) + np.array(colour, np.float32) * alpha).astype(np.uint8)
-    return x, y, x + w, y + h
 
 
 def _pip_layout(rank: Rank) -> list[tuple[float, float]]:
