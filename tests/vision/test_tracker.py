@@ -220,11 +220,17 @@ def test_a_card_shaped_thing_that_cannot_be_read_is_unreadable():
     assert t.events[0].zone == "seat2" and t.events[0].best_guesses == ()  # type: ignore[union-attr]
 
 
-def test_makao_pile_reports_each_new_top_card_and_one_clear():
+def _pile_with_5h() -> tuple[Table, float, float]:
+    """A Makao table whose pile holds a 5H, reported; and the pile's centre (mm)."""
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
     t.hand_over("pile")
     t.still(t.corners("5H", "pile"), frames=4)
+    return t, cx, cy
+
+
+def test_makao_pile_reports_each_new_top_card_and_one_clear():
+    t, cx, cy = _pile_with_5h()
     t.hand_over("pile")
     t.still(t.corners("5S", "pile", shift=(6, -4)), frames=4)  # covers the 5H
     t.hand_over("pile")
@@ -242,10 +248,7 @@ def test_makao_pile_reports_each_new_top_card_and_one_clear():
 def test_a_card_played_over_a_corner_of_the_pile_top_is_a_new_card():
     # The 7C lands with its corner on the 5H's lower corner, while the 5H's upper corner still shows: the
     # reading there is the new card, not the 5H misread (the 5H was not read there since the hand came).
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    t.hand_over("pile")
-    t.still(t.corners("5H", "pile"), frames=4)
+    t, cx, cy = _pile_with_5h()
     t.hand_over("pile")
     five_upper = _det(C("5H"), cx - 24.5, cy - 31)
     seven = _det(C("7C"), cx + 24.5 + 15, cy + 31 + 12)
@@ -259,10 +262,7 @@ def test_a_card_played_over_a_corner_of_the_pile_top_is_a_new_card():
 def test_a_misread_corner_of_the_pile_top_is_not_a_new_card():
     # Within one still view the 5H is read at both corners, then its lower corner flickers to 5D: the
     # same place read differently, a misread, never a 5D placed.
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    t.hand_over("pile")
-    t.still(t.corners("5H", "pile"), frames=4)
+    t, cx, cy = _pile_with_5h()
     for _ in range(4):
         t.still(t.corners("5H", "pile"))
         t.still([_det(C("5H"), cx - 24.5, cy - 31), _det(C("5D"), cx + 24.5, cy + 31)])
@@ -272,10 +272,7 @@ def test_a_misread_corner_of_the_pile_top_is_not_a_new_card():
 def test_the_pile_asks_about_a_play_only_when_nothing_of_it_was_read():
     # After the 7C is confirmed, the covered 5H's peeking corner reads weakly as something else: that
     # is no reason to ask the player which card they played. A play of which nothing is read is.
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    t.hand_over("pile")
-    t.still(t.corners("5H", "pile"), frames=4)
+    t, cx, cy = _pile_with_5h()
     t.hand_over("pile")
     peeking = _det(C("JC"), cx - 24.5, cy - 31, 0.3, runner_up=C("5H"))
     t.still([*t.corners("7C", "pile", shift=(8, 12)), peeking], frames=15)
@@ -289,10 +286,7 @@ def test_the_pile_asks_about_a_play_only_when_nothing_of_it_was_read():
 def test_one_corner_boxed_twice_is_one_corner():
     # Two overlapping boxes on the 5H's upper corner must not stand for both its corners: its lower corner,
     # read alone later, is the same card, not a second 5H.
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    t.hand_over("pile")
-    t.still(t.corners("5H", "pile"), frames=4)
+    t, cx, cy = _pile_with_5h()
     t.still([_det(C("5H"), cx - 24.5, cy - 31), _det(C("5H"), cx - 21.5, cy - 27)], frames=3)
     t.hand_over("pile")
     t.still([_det(C("5H"), cx + 24.5, cy + 31)], frames=8)
