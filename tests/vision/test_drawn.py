@@ -4,6 +4,9 @@ A drawn deck widens the fonts and pip shapes the classifier sees; if its boxes m
 clubs came out as spades, it would teach the wrong thing, so these look at the pixels.
 """
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
@@ -72,3 +75,18 @@ def test_bad_names_are_named_in_the_error():
         style_for("drawn-x")
     with pytest.raises(FaceError, match="drawn-x"):
         render_design("drawn-x")
+
+
+def test_a_drawn_deck_cached_by_older_drawing_code_is_drawn_again(tmp_path: Path) -> None:
+    """The faces cache outlives code changes: faces drawn by an older style must not be trained on
+    here while a fresh clone draws the new ones (the models would not reproduce)."""
+    out = render_design(DRAWN[3], tmp_path)
+    stamp = out / "drawn.txt"
+    assert stamp.read_text().startswith("drawing ")
+    first = (out / "QC.png").stat().st_mtime_ns
+    assert render_design(DRAWN[3], tmp_path) == out and (out / "QC.png").stat().st_mtime_ns == first  # current: kept
+    stamp.write_text(stamp.read_text().replace("drawing ", "drawing 0"))  # as if drawn by other code
+    (out / "QC.png").write_bytes(b"stale")
+    render_design(DRAWN[3], tmp_path)
+    assert cv2.imread(str(out / "QC.png")) is not None and stamp.read_text().startswith("drawing ")
+    assert "drawing 0" not in stamp.read_text()

@@ -28,9 +28,18 @@ import numpy as np
 
 from engine.cards import Card, Rank, Suit
 
-__all__ = ["DRAWN", "DrawnStyle", "draw_face", "draw_suit", "is_drawn", "render_drawn", "style_for"]
+__all__ = [
+    "DRAWN",
+    "DrawnStyle",
+    "draw_face",
+    "draw_suit",
+    "is_current",
+    "is_drawn",
+    "render_drawn",
+    "style_for",
+]
 
-DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(12))
+DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(16))
 """The drawn decks the training uses (training designs only: the held-out designs stay real decks)."""
 
 _SCALE = 2  # drawn at twice the size, then shrunk with area averaging (anti-aliased edges)
@@ -106,7 +115,7 @@ def style_for(name: str) -> DrawnStyle:
         ),
         Suit.HEARTS: (rng.uniform(0.25, 0.32), rng.uniform(0.25, 0.45), 0.0, 0.0),
         Suit.DIAMONDS: (rng.uniform(0.55, 0.8), rng.uniform(-0.12, 0.12), 0.0, 0.0),
-        Suit.CLUBS: (rng.uniform(0.2, 0.29), rng.uniform(0.05, 0.16), rng.uniform(0.18, 0.45), rng.uniform(0.2, 0.35)),
+        Suit.CLUBS: (rng.uniform(0.2, 0.33), rng.uniform(0.05, 0.16), rng.uniform(0.18, 0.45), rng.uniform(0.2, 0.35)),
     }
     rank_height = float(rng.uniform(0.075, 0.13))
     return DrawnStyle(
@@ -386,9 +395,31 @@ def _back(name: str, height: int) -> np.ndarray:
     return _with_rounded_alpha(back)
 
 
+DRAWING_VERSION = 2
+"""Raised whenever the drawing code changes what a deck looks like (2: fatter club lobes allowed)."""
+
+_STAMP = "drawn.txt"
+
+
+def _stamp_text(name: str, height: int) -> str:
+    return f"drawing {DRAWING_VERSION}, height {height}, {style_for(name)!r}\n"
+
+
+def is_current(name: str, out_dir: Path, height: int = 360) -> bool:
+    """Whether ``out_dir`` holds drawn deck ``name`` as the code draws it now.
+
+    The faces cache outlives code changes: without this a changed style range would train on the
+    old faces here and on new ones in a fresh clone, and the shipped models would not reproduce.
+    """
+    stamp = out_dir / _STAMP
+    return stamp.is_file() and stamp.read_text() == _stamp_text(name, height) and (out_dir / "AS.png").is_file()
+
+
 def render_drawn(name: str, out_dir: Path, height: int = 360) -> Path:
-    """Write drawn deck ``name`` as the vector decks are cached: 52 BGRA PNGs, a back, index boxes."""
+    """Write drawn deck ``name`` as the vector decks are cached: 52 BGRA PNGs, a back, index boxes,
+    and a stamp of the style and drawing version they were drawn with (see :func:`is_current`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / _STAMP).unlink(missing_ok=True)
     boxes: dict[str, list[list[int]]] = {}
     from .faces import card_code
 
@@ -400,4 +431,5 @@ def render_drawn(name: str, out_dir: Path, height: int = 360) -> Path:
         boxes[code] = card_boxes
     cv2.imwrite(str(out_dir / "back.png"), _back(name, height))
     (out_dir / "index_boxes.json").write_text(json.dumps({"corners": [0, 2], **boxes}))
+    (out_dir / _STAMP).write_text(_stamp_text(name, height))
     return out_dir
