@@ -362,7 +362,10 @@ class CardTracker:
                 unmatched.append(obs)
         seen_points = [p for obs, _ in matched for p in obs.points]
         for obs, track in matched:
-            track.points = [p.copy() for p in obs.points] if len(obs.points) >= len(track.points) else track.points
+            if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
+                track.points = [*track.points, *(p.copy() for p in obs.points)]  # its other corner, first read
+            elif len(obs.points) >= len(track.points):
+                track.points = [p.copy() for p in obs.points]
             track.missing = 0
             track.seen_still = True
             for p in obs.points:
@@ -467,13 +470,21 @@ class CardTracker:
         return False
 
     def _match_track(self, state: _ZoneState, obs: _Obs, pile: bool) -> _Track | None:
+        """The reported card ``obs`` is. On a pile (where two decks may hold two of a face) it must be
+        read near where that card was, or, for a card known by one corner only, where its other corner
+        would be: a card's diagonal away (the next card covered the corner it was read by)."""
         radius = self.settings.pile_match_radius_mm
+        diag = float(np.hypot(*CARD_SIZE_MM))
         for track in state.tracks:
             if not track.card.same_face(obs.card):
                 continue
             if not pile:
                 return track
             if any(float(np.linalg.norm(p - q)) <= radius for p in obs.points for q in track.points):
+                return track
+            if len(track.points) == 1 and all(
+                0.55 * diag <= float(np.linalg.norm(p - track.points[0])) <= 1.05 * diag for p in obs.points
+            ):
                 return track
         return None
 

@@ -293,6 +293,23 @@ def test_one_corner_boxed_twice_is_one_corner():
     assert kinds(t.events) == ["CardPlaced"]
 
 
+def test_the_other_corner_of_a_pile_card_read_from_one_corner_is_the_same_card():
+    # The 9C is reported from its upper corner alone (its lower one unread); the next card covers that
+    # corner and the lower one peeks out and is read: that is the 9C's other corner, not a second 9C
+    # (the referee would refuse a card already on the pile and ask the player to place it again).
+    t, cx, cy = _pile_with_5h()
+    t.hand_over("pile")
+    upper = _det(C("9C"), cx + 6 - 24.5, cy + 4 - 31)
+    t.still([upper], frames=4)
+    t.hand_over("pile")  # the 4C covers the 9C's upper corner; its lower corner peeks out
+    t.still([*t.corners("4C", "pile", shift=(-20, -20)), _det(C("9C"), cx + 6 + 24.5, cy + 4 + 31)], frames=8)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [
+        ("CardPlaced", C("5H")),
+        ("CardPlaced", C("9C")),
+        ("CardPlaced", C("4C")),
+    ]
+
+
 def test_the_stock_is_never_read():
     t = Table("makao")
     t.hand_over("stock")
