@@ -39,7 +39,7 @@ __all__ = [
     "style_for",
 ]
 
-DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(16))
+DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(12))
 """The drawn decks the training uses (training designs only: the held-out designs stay real decks)."""
 
 _SCALE = 2  # drawn at twice the size, then shrunk with area averaging (anti-aliased edges)
@@ -115,7 +115,7 @@ def style_for(name: str) -> DrawnStyle:
         ),
         Suit.HEARTS: (rng.uniform(0.25, 0.32), rng.uniform(0.25, 0.45), 0.0, 0.0),
         Suit.DIAMONDS: (rng.uniform(0.55, 0.8), rng.uniform(-0.12, 0.12), 0.0, 0.0),
-        Suit.CLUBS: (rng.uniform(0.2, 0.33), rng.uniform(0.05, 0.16), rng.uniform(0.18, 0.45), rng.uniform(0.2, 0.35)),
+        Suit.CLUBS: (rng.uniform(0.2, 0.29), rng.uniform(0.05, 0.16), rng.uniform(0.18, 0.45), rng.uniform(0.2, 0.35)),
     }
     rank_height = float(rng.uniform(0.075, 0.13))
     return DrawnStyle(
@@ -395,8 +395,8 @@ def _back(name: str, height: int) -> np.ndarray:
     return _with_rounded_alpha(back)
 
 
-DRAWING_VERSION = 2
-"""Raised whenever the drawing code changes what a deck looks like (2: fatter club lobes allowed)."""
+DRAWING_VERSION = 1
+"""Raised whenever the drawing code changes what a deck looks like (1: as the shipped models were trained)."""
 
 _STAMP = "drawn.txt"
 

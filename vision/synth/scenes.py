@@ -57,7 +57,7 @@ class SceneConfig:
     stretch_probability: float = 0.0
     """Chance that the whole picture is stretched along one image axis, as when a 16:9 or 4:3 photo is
     saved as a square (the real-card photos we measure on were; a table camera's frames are not)."""
-    max_stretch: float = 1.85
+    max_stretch: float = 1.8
     """Largest ratio of horizontal to vertical scale (or its inverse) of a stretched picture."""
 
 
@@ -113,25 +113,10 @@ def _camera(rng: np.random.Generator, size: int, max_tilt_deg: float) -> np.ndar
     return np.asarray(np.linalg.inv(rot) @ h @ rot)
 
 
-PHOTO_ASPECTS = (16 / 9, 4 / 3, 3 / 2)
-"""Frame shapes of the cameras whose photos get saved square: webcams and phones (16:9, 4:3, 3:2)."""
-
-
 def _stretch(rng: np.random.Generator, size: int, max_ratio: float) -> np.ndarray:
-    """An image-axis stretch about the centre with unit area, so card sizes keep their distribution
-    while their shape changes.
-
-    Half the time the x/y scale ratio is a camera's frame shape (``PHOTO_ASPECTS``, give or take 4 %),
-    as when its photo is saved square: a 1280x720 webcam frame squeezed to 640x640 squashes every
-    index 1.78 times along one axis, and the real webcam photos read far worse squashed than restored
-    (recall 0.65 against 0.84). Otherwise it is log-uniform in [1/max, max]. Either way, inverted half
-    the time.
-    """
-    if rng.random() < 0.5:
-        ratio = float(min(max_ratio, PHOTO_ASPECTS[int(rng.integers(len(PHOTO_ASPECTS)))] * rng.uniform(0.96, 1.04)))
-        ratio = ratio if rng.random() < 0.5 else 1 / ratio
-    else:
-        ratio = float(np.exp(rng.uniform(-np.log(max_ratio), np.log(max_ratio))))
+    """An image-axis stretch about the centre with x/y scale ratio log-uniform in [1/max, max] and
+    unit area, so card sizes keep their distribution while their shape changes."""
+    ratio = float(np.exp(rng.uniform(-np.log(max_ratio), np.log(max_ratio))))
     sx, sy = np.sqrt(ratio), 1 / np.sqrt(ratio)
     c = size / 2
     return np.array([[sx, 0, c * (1 - sx)], [0, sy, c * (1 - sy)], [0, 0, 1]], dtype=np.float64)

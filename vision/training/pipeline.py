@@ -66,10 +66,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "a wide frame is read as two tiles rather than inside a 640 square that is mostly padding)",
     )
     p.add_argument(
-        "--det-minutes", type=float, default=None, help="detector training cap, minutes (76; 1 with --quick)"
+        "--det-minutes", type=float, default=None, help="detector training cap, minutes (66; 1 with --quick)"
     )
     p.add_argument(
-        "--cls-minutes", type=float, default=None, help="classifier training cap, minutes (60; 1 with --quick)"
+        "--cls-minutes", type=float, default=None, help="classifier training cap, minutes (52; 1 with --quick)"
     )
     p.add_argument(
         "--sequential",
@@ -136,12 +136,9 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
 
 
 def _det_cfg(a: argparse.Namespace) -> SceneConfig:
-    # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo; two
-    # pictures in three stretched along an axis, as photos saved square are (16:9 webcam frames, 4:3
-    # phones): squashed indices were the real webcam photos' largest loss
-    return SceneConfig(
-        size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.65
-    )
+    # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo; half
+    # the pictures stretched along an axis, as photos saved square are (16:9 webcam frames, 4:3 phones)
+    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.5)
 
 
 def _stage_classifier(
@@ -322,8 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     a = _args(argv)
     quick = a.quick
     # ultralytics' time= fits the epochs to the cap, so a quick run needs a short cap too
-    a.det_minutes = a.det_minutes if a.det_minutes is not None else (1.0 if quick else 76.0)
-    a.cls_minutes = a.cls_minutes if a.cls_minutes is not None else (1.0 if quick else 60.0)
+    a.det_minutes = a.det_minutes if a.det_minutes is not None else (1.0 if quick else 66.0)
+    a.cls_minutes = a.cls_minutes if a.cls_minutes is not None else (1.0 if quick else 52.0)
     det_epochs = a.epochs or (2 if quick else 30)
     cls_epochs = a.cls_epochs or (1 if quick else 40)
     n_det = a.det_images or (40 if quick else 2400)
