@@ -73,6 +73,10 @@ class TrackerSettings:
     """On a pile, a reported card's corner must be this close to count as that card seen again."""
     pair_distance_mm: float = 125.0
     """Two corners with the same reading this close together are one card."""
+    other_corner_near: float = 0.55
+    other_corner_far: float = 1.05
+    """On a pile, a card known by one corner is read again at its other corner if the reading lies this far
+    from the known one, as shares of a card's diagonal (index boxes sit a little inside the corners)."""
     gone_frames: int = 5
     """Still frames without seeing a reported card before it is declared gone."""
     max_gone_frames: int = 40
@@ -473,17 +477,18 @@ class CardTracker:
         """The reported card ``obs`` is. On a pile (where two decks may hold two of a face) it must be
         read near where that card was, or, for a card known by one corner only, where its other corner
         would be: a card's diagonal away (the next card covered the corner it was read by)."""
-        radius = self.settings.pile_match_radius_mm
+        s = self.settings
         diag = float(np.hypot(*CARD_SIZE_MM))
+        near, far = s.other_corner_near * diag, s.other_corner_far * diag
         for track in state.tracks:
             if not track.card.same_face(obs.card):
                 continue
             if not pile:
                 return track
-            if any(float(np.linalg.norm(p - q)) <= radius for p in obs.points for q in track.points):
+            if _close(obs.points, track.points, s.pile_match_radius_mm):
                 return track
             if len(track.points) == 1 and all(
-                0.55 * diag <= float(np.linalg.norm(p - track.points[0])) <= 1.05 * diag for p in obs.points
+                near <= float(np.linalg.norm(p - track.points[0])) <= far for p in obs.points
             ):
                 return track
         return None
