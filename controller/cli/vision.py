@@ -1,8 +1,8 @@
 """Card recognition: score it on labelled photos, tune how corners combine, train the models.
 
-  cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N]
+  cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N] [--aspect search|W:H]
   cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
-  cardtable vision synth OUT [--count N] [--wide]   (a synthetic held-out set in the same format)
+  cardtable vision synth OUT [--count N] [--wide | --saved-square W:H]   (a synthetic held-out set)
   cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
 
 ``eval`` prints one JSON object: {"images", "cards", "recall", "precision", "subsets": {...},
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from vision.detections import Recogniser
     from vision.evaluation import Dataset
     from vision.recognise import OnnxRecogniser
 
@@ -47,6 +48,18 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _aspect(text: str) -> float | None:
+    """``search`` (None) or one pixel aspect such as ``16:9`` or ``1``."""
+    if text == "search":
+        return None
+    from vision.recognise.aspect import parse_aspect
+
+    try:
+        return parse_aspect(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, or 'search'") from None
+
+
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dataset", metavar="DATASET", type=Path, help="folder with index.json and its images")
     parser.add_argument("--models", type=Path, default=None, help="model folder with models.json (default: shipped)")
@@ -55,6 +68,15 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=_fraction, default=None, help="detector score threshold")
     parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto", help="read wide frames as tiles")
     parser.add_argument("--fit", type=_positive, default=None, help="detector scale in px (default: its training size)")
+    parser.add_argument(
+        "--aspect",
+        type=_aspect,
+        default=None,
+        metavar="search|W:H",
+        help="pixel aspect of the photos: 'search' (default) reads each at square, 16:9, 4:3 and their portrait "
+        "shapes and keeps the most confident reading, for photos saved square from another frame shape; "
+        "1 reads them as they are, as the table does its camera's frames",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +99,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     synth.add_argument("--seed", type=int, default=0, help="which scenes (default 0; tune on one, report another)")
     synth.add_argument("--wide", action="store_true", help="1280x720 frames instead of 640x640 images")
     synth.add_argument("--designs", default=None, help="comma-separated designs (default: the held-out ones)")
+    synth.add_argument(
+        "--saved-square",
+        type=_aspect,
+        default=None,
+        metavar="W:H",
+        help="frames of this shape squashed into a square, as the real development photos were (e.g. 16:9)",
+    )
     train = sub.add_parser("train", help="generate synthetic data and train the models (train extra)")
     train.add_argument("train_args", nargs=argparse.REMAINDER, help="options for the training pipeline, after --")
 
@@ -117,6 +146,13 @@ def _load(args: argparse.Namespace) -> tuple[Dataset, OnnxRecogniser] | None:
     return dataset, recogniser
 
 
+def _reader(args: argparse.Namespace, recogniser: OnnxRecogniser) -> Recogniser:
+    """The recogniser as ``--aspect`` asks: searching the pixel aspect, or at one aspect."""
+    from vision.recognise.aspect import FRAME_SHAPES, AspectSearch
+
+    return AspectSearch(recogniser, FRAME_SHAPES if args.aspect is None else (args.aspect,))
+
+
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluation import DatasetError, evaluate
     from vision.recognise import CardVote
@@ -141,7 +177,9 @@ def _eval(args: argparse.Namespace) -> int:
         min_probability=DEFAULT_VOTE.min_probability,
     )
     try:
-        report = evaluate(recogniser, dataset, vote=vote, limit=args.limit, errors=args.errors, threads=args.threads)
+        report = evaluate(
+            _reader(args, recogniser), dataset, vote=vote, limit=args.limit, errors=args.errors, threads=args.threads
+        )
     except DatasetError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)
         return 2
@@ -161,7 +199,7 @@ def _tune(args: argparse.Namespace) -> int:
         return 2
     dataset, recogniser = loaded
     try:
-        report = evaluate(recogniser, dataset, limit=args.limit, threads=args.threads)
+        report = evaluate(_reader(args, recogniser), dataset, limit=args.limit, threads=args.threads)
     except DatasetError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)
         return 2
@@ -174,9 +212,14 @@ def _synth(args: argparse.Namespace) -> int:
     from vision.evaluation.synthetic import write_synthetic_set
 
     designs = [d.strip() for d in args.designs.split(",") if d.strip()] if args.designs else None
+    if args.wide and args.saved_square is not None:
+        print("cardtable vision synth: --wide and --saved-square are two frame shapes; pick one", file=sys.stderr)
+        return 2
     try:
-        write_synthetic_set(args.out, args.count, designs=designs, seed=args.seed, wide=args.wide)
-    except (RuntimeError, OSError, KeyError) as exc:  # FaceError (no faces rendered) is a RuntimeError
+        write_synthetic_set(
+            args.out, args.count, designs=designs, seed=args.seed, wide=args.wide, saved_square=args.saved_square
+        )
+    except (RuntimeError, OSError, KeyError, ValueError) as exc:  # FaceError (no faces rendered) is a RuntimeError
         print(f"cardtable vision synth: {exc}", file=sys.stderr)
         return 2
     print(json.dumps({"out": str(args.out), "images": args.count}))

@@ -7,7 +7,10 @@ design, and the design is the entry's ``subset``, so the evaluation reports ever
 separately.
 
 ``wide=True`` writes 1280x720 frames (two 720 scenes side by side, cut to 1280) to measure how the
-recogniser reads a wide camera frame, with and without tiling. Rendering needs the card faces
+recogniser reads a wide camera frame, with and without tiling. ``saved_square=16/9`` (or 4/3, 9/16...)
+writes what the real development photos are: a frame of that shape (two scenes side by side, turned
+upright for a portrait shape) squashed into a ``size`` square, to measure the pixel-aspect search
+(:mod:`vision.recognise.aspect`) on scenes with known answers. Rendering needs the card faces
 (``data/faces/``, made by training's face renderer), so this is a development tool, not a runtime one.
 """
 
@@ -33,13 +36,16 @@ def write_synthetic_set(
     seed: int = 0,
     size: int = 640,
     wide: bool = False,
+    saved_square: float | None = None,
 ) -> Path:
     """Render ``count`` labelled scenes into ``out`` (``images/`` and ``index.json``); returns ``out``."""
     from vision.synth.faces import HELD_OUT
     from vision.synth.scenes import SceneConfig, render_scene
 
     chosen = tuple(designs or HELD_OUT)
-    scene_size = 720 if wide else size
+    if saved_square is not None and not 0.5 <= saved_square <= 2.0:
+        raise ValueError(f"a frame saved square must be between 1:2 and 2:1, not {saved_square:g}")
+    scene_size = 720 if wide or saved_square is not None else size
     default = SceneConfig()
     scale = scene_size / default.size
     cfg = replace(
@@ -49,7 +55,12 @@ def write_synthetic_set(
     entries = []
     base = SEED_BASE + seed * 100_000
     for number in range(count):
-        if wide:
+        if saved_square is not None:
+            left = render_scene(base + 2 * number, chosen, cfg)
+            right = render_scene(base + 2 * number + 1, chosen, cfg)
+            image, corners = _saved_square(left, right, saved_square, size)
+            subset = f"saved_square_{saved_square:.2f}"
+        elif wide:
             left = render_scene(base + 2 * number, chosen, cfg)
             right = render_scene(base + 2 * number + 1, chosen, cfg)
             image, corners = _side_by_side(left, right, 1280)
@@ -95,3 +106,20 @@ def _side_by_side(left: object, right: object, width: int) -> tuple[np.ndarray, 
             if x1 >= 0 and x2 <= width:
                 corners.append((str(label.card), (x1, y1, x2, y2)))
     return np.ascontiguousarray(joined), corners
+
+
+def _saved_square(
+    left: object, right: object, aspect: float, size: int
+) -> tuple[np.ndarray, list[tuple[str, tuple[float, ...]]]]:
+    """A frame ``aspect`` wide per unit tall (from two 720 scenes; portrait frames are landscape ones
+    turned a quarter clockwise) squashed into a ``size`` square, with its corner boxes."""
+    landscape = max(aspect, 1 / aspect)
+    image, corners = _side_by_side(left, right, round(720 * landscape))
+    if aspect < 1:
+        height = image.shape[0]
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        corners = [(card, (height - y2, x1, height - y1, x2)) for card, (x1, y1, x2, y2) in corners]
+    h, w = image.shape[:2]
+    sx, sy = size / w, size / h
+    squashed = cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
+    return squashed, [(card, (x1 * sx, y1 * sy, x2 * sx, y2 * sy)) for card, (x1, y1, x2, y2) in corners]

@@ -1,0 +1,103 @@
+"""Photos whose pixels are not square: read them at each likely frame shape and keep the best reading.
+
+A photo taken as a 16:9 or 4:3 frame and saved as a square (as every picture of the real development
+set was, by the dataset's source) squashes each printed index along one axis by up to 1.78 times. The
+detector then misses many corners and the classifier misnames the rest: on the development webcam
+photos recall is 0.65 as saved and 0.84 with the frames restored to 1280x720. A table camera's own
+frames have square pixels (and the mat's calibration would show it if they did not), so the table
+reads them as they are; this is for pictures of unknown origin, which ``cardtable vision eval`` reads.
+
+:class:`AspectSearch` stretches the picture back by each candidate shape, reads it, and keeps the
+reading with the most *confident* corners (probability at least ``confident``), preferring the
+picture as it is on ties. A squashed index reads with low confidence at the wrong shape and high at
+the right one, so confident corners vote for the shape; counting them, rather than all corners,
+keeps a wrong stretch that conjures extra doubtful finds from winning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import cv2
+import numpy as np
+
+from vision.detections import Detection, Recogniser
+
+__all__ = ["FRAME_SHAPES", "AspectSearch", "parse_aspect"]
+
+FRAME_SHAPES: tuple[float, ...] = (1.0, 16 / 9, 9 / 16, 4 / 3, 3 / 4)
+"""Pixel aspects tried, as width stretch over height stretch: square first, then the frame shapes of
+webcams (16:9) and phones (4:3), each landscape and portrait, as if saved square."""
+
+
+def parse_aspect(text: str) -> float:
+    """``"16:9"``, ``"4/3"`` or ``"1.5"`` as a positive number (how much wider than tall a pixel is
+    shown). Raises ``ValueError`` naming the text when it is none of those."""
+    try:
+        if ":" in text:
+            w, h = text.split(":", 1)
+            value = float(Fraction(w.strip()) / Fraction(h.strip()))
+        else:
+            value = float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"a pixel aspect is W:H or a number, such as 16:9 or 1, not {text!r}") from None
+    if not 0.2 <= value <= 5.0:
+        raise ValueError(f"a pixel aspect must be between 1:5 and 5:1, not {text!r}")
+    return value
+
+
+def _stretched(image: np.ndarray, aspect: float) -> tuple[np.ndarray, float, float]:
+    """``image`` stretched along one axis so that its pixels become ``aspect`` wide per unit tall;
+    returns it with the x and y scale factors applied."""
+    h, w = image.shape[:2]
+    if aspect == 1.0:
+        return image, 1.0, 1.0
+    if aspect > 1.0:
+        new_w = max(1, round(w * aspect))
+        return cv2.resize(image, (new_w, h), interpolation=cv2.INTER_LINEAR), new_w / w, 1.0
+    new_h = max(1, round(h / aspect))
+    return cv2.resize(image, (w, new_h), interpolation=cv2.INTER_LINEAR), 1.0, new_h / h
+
+
+def _unscaled(detection: Detection, sx: float, sy: float) -> Detection:
+    if sx == 1.0 and sy == 1.0:
+        return detection
+    polygon = tuple((x / sx, y / sy) for x, y in detection.polygon)
+    return Detection(detection.card, detection.confidence, polygon, detection.candidates)
+
+
+class AspectSearch:
+    """A :class:`~vision.detections.Recogniser` that reads an image at several pixel aspects and keeps
+    the reading with the most confident corners, in the image's own coordinates.
+
+    Each aspect costs one full reading, so the default five cost five times one: meant for photo
+    folders (``cardtable vision eval``), not for the table's frames.
+    """
+
+    def __init__(
+        self, recogniser: Recogniser, aspects: Sequence[float] = FRAME_SHAPES, *, confident: float = 0.9
+    ) -> None:
+        if not aspects:
+            raise ValueError("an aspect search needs at least one aspect")
+        if any(a <= 0 for a in aspects):
+            raise ValueError(f"pixel aspects must be positive, not {list(aspects)}")
+        self.recogniser = recogniser
+        self.aspects = tuple(aspects)
+        self.confident = confident
+        self.last_aspect = self.aspects[0]
+        """The aspect the latest :meth:`detect` kept (for reports and tests)."""
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        best: list[Detection] = []
+        best_score = -1
+        for aspect in self.aspects:
+            stretched, sx, sy = _stretched(image, aspect)
+            found = self.recogniser.detect(stretched)
+            score = sum(d.confidence >= self.confident for d in found)
+            if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
+                best, best_score, self.last_aspect = [_unscaled(d, sx, sy) for d in found], score, aspect
+        return best
+
+    def __repr__(self) -> str:
+        return f"AspectSearch({self.recogniser!r}, aspects={[round(a, 3) for a in self.aspects]})"
