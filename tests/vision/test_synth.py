@@ -160,3 +160,22 @@ def test_stretched_scenes_squash_indices_like_a_photo_saved_square():
             assert patch.max() - patch.min() > 40, f"seed {seed}: {label.card} box {label.box} shows no ink"
             skew.append(max(abs(a - 90) for a in _corner_angles(label.quad)))
     assert len(skew) >= 8 and max(skew) > 5.0
+
+
+def test_defocused_scenes_are_softer_with_the_same_cards_in_the_same_places():
+    """Defocus blurs the picture (less fine detail, even where the sharp one drew no noise and the soft
+    one did) and moves nothing: same cards, same boxes."""
+    import cv2
+
+    sharp_cfg = SceneConfig(size=320, hand_probability=0.0)
+    soft_cfg = replace(sharp_cfg, defocus_probability=1.0, defocus=(0.03, 0.03))
+    for seed in range(6):
+        sharp, soft = render_scene(seed, [DEMO], sharp_cfg), render_scene(seed, [DEMO], soft_cfg)
+        assert [(lab.card, lab.box) for lab in sharp.labels] == [(lab.card, lab.box) for lab in soft.labels]
+        # at half size, where noise averages out and the edges of pips and letters stay
+        grey = [
+            cv2.resize(cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY), (160, 160), interpolation=cv2.INTER_AREA)
+            for s in (sharp, soft)
+        ]
+        detail = [float(cv2.Laplacian(g, cv2.CV_64F).var()) for g in grey]
+        assert detail[1] < 0.7 * detail[0], f"seed {seed}: detail {detail}"

@@ -190,14 +190,16 @@ def _stage_classifier(
 
 
 def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
-    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0))
+    # Half the classifier's scenes out of focus as well: the detector's scenes stay as they were
+    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0), defocus_probability=0.5)
 
 
 def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> Path:
     """Where the classifier's crops are kept: same seeds and settings, same crops, so reruns reuse them."""
     cfg = _cls_cfg(a)
     stretch = f"-s{cfg.stretch_probability:g}" if cfg.stretch_probability else ""
-    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}.npz"
+    defocus = f"-d{cfg.defocus_probability:g}" if cfg.defocus_probability else ""
+    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}.npz"
 
 
 def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
