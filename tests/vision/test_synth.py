@@ -19,6 +19,8 @@ from vision.synth.faces import (
     available_designs,
     corner_boxes,
     load_face,
+    load_jokers,
+    render_jokers,
 )
 from vision.synth.scenes import SceneConfig, render_scene
 from vision.training.dataset import CROP_SIZE, NOT_INDEX, crop_label, make_crops, negative_boxes
@@ -179,3 +181,54 @@ def test_defocused_scenes_are_softer_with_the_same_cards_in_the_same_places():
         ]
         detail = [float(cv2.Laplacian(g, cv2.CV_64F).var()) for g in grey]
         assert detail[1] < 0.7 * detail[0], f"seed {seed}: detail {detail}"
+
+
+def test_the_demo_deck_has_its_jokers_committed():
+    jokers = load_jokers(DEMO)
+    assert len(jokers) == 2
+    assert all(j.shape == load_face(DEMO, Card.from_text("AS")).shape for j in jokers)
+
+
+def test_a_joker_in_a_scene_is_never_labelled_and_its_corner_marks_are_decoys():
+    """A joker has no index: its corner marks (ink, where indices sit) are decoys, not labels, and no
+    label sits on them; scenes without jokers have none."""
+    cfg = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0, joker_probability=1.0)
+    plain = replace(cfg, joker_probability=0.0)
+    decoys = 0
+    for seed in range(6):
+        scene, without = render_scene(seed, [DEMO], cfg), render_scene(seed, [DEMO], plain)
+        assert without.decoys == ()
+        gray = scene.image.mean(axis=2)
+        for x1, y1, x2, y2 in scene.decoys:
+            patch = gray[round(y1) : round(y2) + 1, round(x1) : round(x2) + 1]
+            assert patch.max() - patch.min() > 40, f"seed {seed}: decoy {x1, y1, x2, y2} shows no ink"
+            for label in scene.labels:
+                lx1, ly1, lx2, ly2 = label.box
+                assert min(x2, lx2) - max(x1, lx1) <= 0 or min(y2, ly2) - max(y1, ly1) <= 0 or label.visible < 1
+        decoys += len(scene.decoys)
+    assert decoys >= 6
+
+
+def test_a_jokers_corner_marks_become_reject_crops():
+    cfg = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
+    _, plain = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
+    _, with_jokers = make_crops(range(4), [DEMO], replace(cfg, joker_probability=1.0), workers=1, negatives=0)
+    assert (plain == NOT_INDEX).sum() == 0
+    assert (with_jokers == NOT_INDEX).sum() >= 3
+
+
+def test_jokers_are_rendered_once_per_design(tmp_path, monkeypatch):
+    """A design tried once (jokers found or not) is not rendered again: no rsvg-convert needed."""
+    import shutil
+
+    import cv2
+
+    out = tmp_path / "anglo"
+    out.mkdir()
+    cv2.imwrite(str(out / "joker-1.png"), np.zeros((20, 12, 4), np.uint8))
+    (out / "jokers.txt").write_text("1 jokers, height 20\n")
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    assert [p.name for p in render_jokers("anglo", cache_dir=tmp_path)] == ["joker-1.png"]
+    assert render_jokers("drawn-00", cache_dir=tmp_path) == []  # drawn decks have none
+    with pytest.raises(FaceError, match="rsvg-convert"):
+        render_jokers("paris", cache_dir=tmp_path)  # never tried, and nothing to render with

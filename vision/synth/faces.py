@@ -40,7 +40,9 @@ __all__ = [
     "card_code",
     "load_back",
     "load_face",
+    "load_jokers",
     "render_design",
+    "render_jokers",
 ]
 
 REPO = Path(__file__).resolve().parents[2]
@@ -197,6 +199,10 @@ def _render_sheet(design: Design, height: int) -> dict[str, np.ndarray]:
     back = cell(2, 4)
     if back is not None:
         faces["back"] = back
+    for number, col in ((1, 0), (2, 1)):  # the two jokers open the last row
+        joker = cell(col, 4)
+        if joker is not None:
+            faces[f"joker-{number}"] = joker
     return faces
 
 
@@ -230,7 +236,40 @@ def render_design(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
                 break
     for code, img in faces.items():
         cv2.imwrite(str(out_dir / f"{code}.png"), img)
+    if design.kind == "aisleriot":  # the sheet held the jokers too
+        jokers = sum(code.startswith("joker-") for code in faces)
+        (out_dir / _JOKERS_STAMP).write_text(f"{jokers} jokers, height {height}\n")
     return out_dir
+
+
+_JOKER_IDS = ("black_joker", "red_joker", "joker")
+_JOKERS_STAMP = "jokers.txt"
+
+
+def render_jokers(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEIGHT) -> list[Path]:
+    """The jokers of vector design ``name`` as ``joker-N.png`` beside its cached faces.
+
+    Faces cached before jokers were rendered lack them, so they are rendered on their own here (the 52
+    faces stay untouched); a stamp records that a design was tried, so a deck without jokers is not
+    rendered again. Drawn decks have no jokers.
+    """
+    design = DESIGNS.get(name)
+    out_dir = cache_dir / name
+    if design is None:
+        return []
+    if not (out_dir / _JOKERS_STAMP).exists():
+        if shutil.which("rsvg-convert") is None or not design.svg.exists():
+            raise FaceError(f"cannot render the jokers of {name!r}: needs rsvg-convert and {design.svg}")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if design.kind == "aisleriot":
+            jokers = [img for code, img in _render_sheet(design, height).items() if code.startswith("joker-")]
+        else:
+            found = (_render_kde(design, element, height) for element in _JOKER_IDS)
+            jokers = [img for img in found if img is not None]
+        for number, img in enumerate(jokers, 1):
+            cv2.imwrite(str(out_dir / f"joker-{number}.png"), img)
+        (out_dir / _JOKERS_STAMP).write_text(f"{len(jokers)} jokers, height {height}\n")
+    return sorted(out_dir.glob("joker-*.png"))
 
 
 def _dirs() -> list[Path]:
@@ -280,6 +319,15 @@ def load_face(design: str, card: Card) -> np.ndarray:
 def load_back(design: str) -> np.ndarray:
     """The back of ``design`` as a read-only BGRA image."""
     return _read(_face_path(design, "back"))
+
+
+def load_jokers(design: str) -> tuple[np.ndarray, ...]:
+    """The jokers of ``design`` that are rendered or committed (read-only BGRA), often none."""
+    for root in _dirs():
+        paths = sorted((root / design).glob("joker-*.png"))
+        if paths:
+            return tuple(_read(path) for path in paths)
+    return ()
 
 
 def corner_boxes(design: str, card: Card) -> list[tuple[int, int, int, int]]:

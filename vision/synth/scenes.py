@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.cards import Card
 
-from .faces import corner_boxes, load_back, load_face
+from .faces import corner_boxes, load_back, load_face, load_jokers
 
 __all__ = ["CornerLabel", "Scene", "SceneConfig", "render_scene", "texture"]
 
@@ -41,6 +41,8 @@ class Scene:
     labels: tuple[CornerLabel, ...]
     seed: int
     design: str
+    decoys: tuple[tuple[float, float, float, float], ...] = ()
+    """Boxes where a joker prints its corner mark, visible: things an index detector must pass over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,10 @@ class SceneConfig:
     as spades 71 times against 29 sharp)."""
     defocus: tuple[float, float] = (0.003, 0.010)
     """Range of the defocus blur's sigma as a fraction of the card height."""
+    joker_probability: float = 0.0
+    """Chance that one of a scene's cards is a joker of its deck (when the deck has jokers): it has no
+    index to label, and its corner lettering ("JOKER", a star) is where the real phone photos' false
+    cards came from (read as a Q or a 3). Its corner marks are the scene's ``decoys``."""
 
 
 def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
@@ -272,11 +278,16 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
     lo, hi = np.log(cfg.card_height[0]), np.log(cfg.card_height[1])
     card_h = float(np.exp(rng.uniform(lo, hi)))
     cards = [Card.from_index(int(i)) for i in rng.choice(52, size=n, replace=False)]
+    joker, joker_at = _joker(rng, cfg, design, n)  # (draws nothing when jokers are off)
+    decoy_card = -1  # which card turned out a joker, face up
     places = _placements(rng, cfg, n, card_h)
     quads: list[list[np.ndarray]] = []
     for i, (card, (x, y, a)) in enumerate(zip(cards, places, strict=True)):
         face_down = rng.random() < cfg.back_probability
         face = load_back(design) if face_down else load_face(design, card)
+        is_joker = i == joker_at and not face_down and joker is not None
+        if is_joker:
+            face, decoy_card = joker, i  # type: ignore[assignment]
         h_i = card_h * rng.uniform(0.95, 1.05)
         m = cam @ _card_matrix(face.shape, x, y, a, h_i)
         warped = cv2.warpPerspective(face, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
@@ -289,7 +300,8 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
         top[alpha[..., 0] > 0.5] = i
         card_quads: list[np.ndarray] = []
         if not face_down:
-            for b in corner_boxes(design, card):
+            # a joker's marks sit where the deck prints its indices (its ace's boxes stand in for them)
+            for b in corner_boxes(design, Card.from_text("AS") if is_joker else card):
                 corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]
                 pts = np.array(corners, dtype=np.float32).reshape(-1, 1, 2)
                 card_quads.append(cv2.perspectiveTransform(pts, m).reshape(-1, 2))
@@ -301,6 +313,7 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
             canvas = np.asarray(canvas * (1 - hand_alpha) + hand * hand_alpha, np.float32)
             top[mask > 127] = -2
     labels: list[CornerLabel] = []
+    decoys: list[tuple[float, float, float, float]] = []
     for i, card_quads in enumerate(quads):
         for q in card_quads:
             x1, y1 = q.min(axis=0)
@@ -319,6 +332,9 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
             cx1, cy1, cx2, cy2 = max(x1, 0.0), max(y1, 0.0), min(x2, size - 1.0), min(y2, size - 1.0)
             if (cx2 - cx1) * (cy2 - cy1) < 0.6 * (x2 - x1) * (y2 - y1):  # mostly outside the frame
                 continue
+            if i == decoy_card:
+                decoys.append((float(cx1), float(cy1), float(cx2), float(cy2)))
+                continue
             labels.append(
                 CornerLabel(
                     card=cards[i],
@@ -328,4 +344,17 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
                 )
             )
     image = _photometric(rng, np.clip(canvas, 0, 255).astype(np.uint8), cfg, card_h)
-    return Scene(image=image, labels=tuple(labels), seed=seed, design=design)
+    return Scene(image=image, labels=tuple(labels), seed=seed, design=design, decoys=tuple(decoys))
+
+
+def _joker(rng: np.random.Generator, cfg: SceneConfig, design: str, n: int) -> tuple[np.ndarray | None, int]:
+    """Which of the ``n`` cards is a joker, and its face: ``(None, -1)`` for most scenes.
+
+    Draws from ``rng`` only when jokers are on, so scenes without them stay exactly as they were.
+    """
+    if cfg.joker_probability <= 0:
+        return None, -1
+    jokers = load_jokers(design)
+    if not jokers or rng.random() >= cfg.joker_probability:
+        return None, -1
+    return jokers[int(rng.integers(len(jokers)))], int(rng.integers(n))

@@ -120,6 +120,9 @@ def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.
     for box in negative_boxes([lab.box for lab in scene.labels], cfg.size, negatives, rng):
         crops.append(crop_label(scene.image, box, rng))
         labels.append(NOT_INDEX)
+    for box in scene.decoys:  # a joker's corner: looks like an index, is none
+        crops.append(crop_label(scene.image, box, rng))
+        labels.append(NOT_INDEX)
     if not crops:
         return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(crops), np.array(labels, np.int64)

@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.cards import Card
 from vision.synth.corners import measure_design
-from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design
+from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
 from .dataset import CROP_SIZE, NOT_INDEX, make_crops, write_yolo_split
@@ -76,6 +76,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="train the classifier and the detector one after the other (default: at once, in two processes)",
     )
+    p.add_argument(
+        "--jokers",
+        type=float,
+        default=0.0,
+        help="chance that a scene holds one joker, unlabelled, its corners rejects for the classifier (default 0: "
+        "the shipped models saw none)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
@@ -102,11 +109,13 @@ def _log(msg: str) -> None:
     print(f"[{datetime.now(UTC).strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def _faces() -> None:
+def _faces(jokers: bool) -> None:
     for name in (*DESIGNS, *DRAWN):
         render_design(name)  # a drawn deck writes its boxes as it draws them
         if not (CACHE_DIR / name / "index_boxes.json").exists():
             measure_design(name)
+        if jokers:
+            render_jokers(name)
 
 
 def _classes() -> list[str]:
@@ -138,7 +147,12 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
 def _det_cfg(a: argparse.Namespace) -> SceneConfig:
     # 30-230 px cards at 320: a whole table from above down to one card filling a phone photo; half
     # the pictures stretched along an axis, as photos saved square are (16:9 webcam frames, 4:3 phones)
-    return SceneConfig(size=a.imgsz, card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320), stretch_probability=0.5)
+    return SceneConfig(
+        size=a.imgsz,
+        card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320),
+        stretch_probability=0.5,
+        joker_probability=a.jokers,
+    )
 
 
 def _stage_classifier(
@@ -199,7 +213,8 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     cfg = _cls_cfg(a)
     stretch = f"-s{cfg.stretch_probability:g}" if cfg.stretch_probability else ""
     defocus = f"-d{cfg.defocus_probability:g}" if cfg.defocus_probability else ""
-    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}.npz"
+    jokers = f"-j{cfg.joker_probability:g}" if cfg.joker_probability else ""
+    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}.npz"
 
 
 def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
@@ -351,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     if "faces" in stages:
         _log("rendering and measuring card faces")
         t = time.monotonic()
-        _faces()
+        _faces(a.jokers > 0)
         _save_part(out, "faces", {"faces_s": time.monotonic() - t})
     if "detector-data" in stages:
         _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
@@ -407,6 +422,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
+    argv += ["--jokers", str(a.jokers)]
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
