@@ -65,7 +65,7 @@ class SceneConfig:
     """Chance that the picture is out of focus, blurred in proportion to the cards' size (``defocus``)
     on top of the generator's own light blur: a webcam above a table is rarely sharp, and blur
     makes a club's lobes run together into a spade (held-out designs blurred by 1.5 px read clubs
-    as spades 71 times against 29 sharp)."""
+    as spades 71 times against 29 sharp). Off for the shipped models (``--defocus``, MODEL_CARD.md)."""
     defocus: tuple[float, float] = (0.003, 0.010)
     """Range of the defocus blur's sigma as a fraction of the card height."""
     joker_probability: float = 0.0

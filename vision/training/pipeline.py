@@ -83,6 +83,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="chance that a scene holds one joker, unlabelled, its corners rejects for the classifier (default 0: "
         "the shipped models saw none)",
     )
+    p.add_argument(
+        "--defocus",
+        type=float,
+        default=0.0,
+        help="chance that a classifier scene is out of focus, blurred in proportion to its cards (default 0: "
+        "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
@@ -204,8 +211,7 @@ def _stage_classifier(
 
 
 def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
-    # Half the classifier's scenes out of focus as well: the detector's scenes stay as they were
-    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0), defocus_probability=0.5)
+    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0), defocus_probability=a.defocus)
 
 
 def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> Path:
@@ -422,7 +428,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
-    argv += ["--jokers", str(a.jokers)]
+    argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus)]
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:

@@ -1,0 +1,36 @@
+"""The training command's classifier, trained in a second process beside the detector, sees the
+scenes it would see trained in the first: every scene option reaches it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from vision.training import pipeline
+
+
+def test_the_classifier_process_gets_the_scene_options_of_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
+    options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
+    here = pipeline._args(options)
+    here.cls_minutes = 7.0
+    pipeline._start_classifier_process(here, tmp_path)
+
+    (argv,) = started
+    assert argv[argv.index("--stages") + 1] == "classifier"
+    there = pipeline._args(argv[argv.index("-m") + 2 :])
+    assert pipeline._cls_cfg(there) == pipeline._cls_cfg(here)
+    assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
+    assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
+    assert (there.seed, there.cls_minutes) == (5, 7.0)
+
+
+def test_the_shipped_models_settings_are_the_default() -> None:
+    """`cardtable vision train` with no options reproduces the shipped models: no jokers, no defocus."""
+    cfg = pipeline._cls_cfg(pipeline._args([]))
+    assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
