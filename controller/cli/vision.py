@@ -48,15 +48,23 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _aspect(text: str) -> float | None:
-    """``search`` (None) or one pixel aspect such as ``16:9`` or ``1``."""
-    if text == "search":
-        return None
+def _pixel_aspect(text: str) -> float:
+    """One pixel aspect such as ``16:9`` or ``1``."""
     from vision.recognise.aspect import parse_aspect
 
     try:
         return parse_aspect(text)
     except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _aspect(text: str) -> float | None:
+    """``search`` (None) or one pixel aspect."""
+    if text == "search":
+        return None
+    try:
+        return _pixel_aspect(text)
+    except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"{exc}, or 'search'") from None
 
 
@@ -101,7 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     synth.add_argument("--designs", default=None, help="comma-separated designs (default: the held-out ones)")
     synth.add_argument(
         "--saved-square",
-        type=_aspect,
+        type=_pixel_aspect,
         default=None,
         metavar="W:H",
         help="frames of this shape squashed into a square, as the real development photos were (e.g. 16:9)",

@@ -85,8 +85,6 @@ class AspectSearch:
         self.recogniser = recogniser
         self.aspects = tuple(aspects)
         self.confident = confident
-        self.last_aspect = self.aspects[0]
-        """The aspect the latest :meth:`detect` kept (for reports and tests)."""
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         best: list[Detection] = []
@@ -96,7 +94,7 @@ class AspectSearch:
             found = self.recogniser.detect(stretched)
             score = sum(d.confidence >= self.confident for d in found)
             if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
-                best, best_score, self.last_aspect = [_unscaled(d, sx, sy) for d in found], score, aspect
+                best, best_score = [_unscaled(d, sx, sy) for d in found], score
         return best
 
     def __repr__(self) -> str:
