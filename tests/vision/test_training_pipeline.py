@@ -34,3 +34,15 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     """`cardtable vision train` with no options reproduces the shipped models: no jokers, no defocus."""
     cfg = pipeline._cls_cfg(pipeline._args([]))
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
+
+
+@pytest.mark.parametrize("option", ["--jokers", "--defocus"])
+@pytest.mark.parametrize("value", ["1.5", "-0.1", "half"])
+def test_a_scene_chance_outside_0_to_1_is_refused_by_name(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        pipeline._args([option, value])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and "probability in 0..1" in err and "Traceback" not in err

@@ -45,6 +45,16 @@ REJECT_CLASS = "none"
 """The classifier's last class: the crop shows no corner index."""
 
 
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a probability in 0..1, not {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a probability in 0..1, not {value:g}")
+    return value
+
+
 def _args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="cardtable vision train", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=3, help="seed of every random choice (default 3)")
@@ -78,14 +88,14 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument(
         "--jokers",
-        type=float,
+        type=_probability,
         default=0.0,
         help="chance that a scene holds one joker, unlabelled, its corners rejects for the classifier (default 0: "
         "the shipped models saw none)",
     )
     p.add_argument(
         "--defocus",
-        type=float,
+        type=_probability,
         default=0.0,
         help="chance that a classifier scene is out of focus, blurred in proportion to its cards (default 0: "
         "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
