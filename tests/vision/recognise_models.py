@@ -61,25 +61,34 @@ def classifier_model(
     softmax: bool = False,
     reject: bool = False,
     top_half: bool = False,
+    upright: bool = False,
 ) -> None:
     """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``.
 
     With ``reject`` a 53rd class, "not an index", wins for light grey and white crops (every channel
     high), like the shipped classifier's reject class. With ``top_half`` it reads only the upper half
-    of the crop, so a crop turned upside down reads differently (like a real index).
+    of the crop, so a crop turned upside down reads differently (like a real index). With ``upright``
+    (implies ``reject`` and ``top_half``) it is an upright-only reader: a "turned" class before "not an
+    index" wins when the upper half holds no colour, as an index standing on its head would.
     """
-    classes = len(CLASSES) + (1 if reject else 0)
+    reject = reject or upright
+    top_half = top_half or upright
+    classes = len(CLASSES) + (1 if reject else 0) + (1 if upright else 0)
     weights = np.zeros((3, classes), np.float32)
     weights[0, 0] = weights[1, 1] = weights[2, 2] = 20.0
     if reject:
         weights[:, -1] = 8.0
+    bias = np.zeros((classes,), np.float32)
+    if upright:
+        bias[-2] = 6.0  # "turned", unless a colour stands in the upper half
     last = "probs" if softmax else "output0"
     source = "top" if top_half else "images"
     nodes = [
         *([helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"])] if top_half else []),
         helper.make_node("GlobalAveragePool", [source], ["pooled"]),
         helper.make_node("Flatten", ["pooled"], ["flat"], axis=1),
-        helper.make_node("MatMul", ["flat", "weights"], [last]),
+        helper.make_node("MatMul", ["flat", "weights"], ["product"]),
+        helper.make_node("Add", ["product", "bias"], [last]),
     ]
     if softmax:
         nodes.append(helper.make_node("Softmax", ["probs"], ["output0"], axis=1))
@@ -91,6 +100,7 @@ def classifier_model(
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, classes])],
         initializer=[
             numpy_helper.from_array(weights, "weights"),
+            numpy_helper.from_array(bias, "bias"),
             numpy_helper.from_array(np.array([0], np.int64), "starts"),
             numpy_helper.from_array(np.array([size[0] // 2], np.int64), "ends"),
             numpy_helper.from_array(np.array([2], np.int64), "axes"),
@@ -111,20 +121,27 @@ def write_models(
     train_imgsz: int | None = None,
     dynamic: bool = False,
     reject: bool = False,
+    upright: bool = False,
 ) -> Path:
     """Both models and their ``models.json`` in ``directory``; returns the directory."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [], dynamic)
     classifier_model(
-        directory / "corner-classifier.onnx", crop, fixed_batch=fixed_batch, softmax=softmax, reject=reject
+        directory / "corner-classifier.onnx",
+        crop,
+        fixed_batch=fixed_batch,
+        softmax=softmax,
+        reject=reject,
+        upright=upright,
     )
     classifier: dict[str, object] = {
         "file": "corner-classifier.onnx",
         "input_size": list(crop),
         "channels": "RGB",
         "scale": "0..1 float",
-        "classes": [*CLASSES, "none"] if reject else CLASSES,
-        **({"reject_class": "none"} if reject else {}),
+        "classes": [*CLASSES, *(["turned"] if upright else []), *(["none"] if reject or upright else [])],
+        **({"reject_class": "none"} if reject or upright else {}),
+        **({"turned_class": "turned"} if upright else {}),
         **(manifest_extra or {}),
     }
     detector: dict[str, object] = {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]}

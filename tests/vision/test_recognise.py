@@ -195,6 +195,24 @@ def test_a_reject_class_that_is_not_last_is_refused(tmp_path: Path) -> None:
         OnnxRecogniser(models)
 
 
+def test_a_turned_class_out_of_place_is_refused(tmp_path: Path) -> None:
+    models = write_models(tmp_path, upright=True)
+    manifest = json.loads((models / "models.json").read_text())
+    manifest["classifier"]["turned_class"] = "AC"
+    (models / "models.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match="turned_class 'AC' must come just before a reject_class"):
+        OnnxRecogniser(models)
+
+
+def test_an_upright_only_classifiers_cards_are_found_by_the_recogniser(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=64, boxes=[(32, 32, 16, 16, 0.9)], upright=True)
+    image = np.full((64, 64, 3), 60, np.uint8)
+    image[24:32, 24:40] = (0, 0, 255)  # a red index's upper half: read upside down it is blank
+    found = OnnxRecogniser(models).detect(image[::-1].copy())  # the crop stands on its head
+    assert [str(d.card) for d in found] == [RED]
+    assert all(str(card) not in ("turned", "none") for d in found for card, _ in d.candidates)
+
+
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     models = write_models(tmp_path)
     (models / "corner-classifier.onnx").unlink()
@@ -282,3 +300,47 @@ def test_a_reading_must_hold_at_every_quarter_turn_to_stay_confident(tmp_path: P
     # read with near certainty upright: settled, never turned (upside down it would read green)
     sure = crop((1.0, 0, 0), (0, 1.0, 0))
     assert turning.probabilities(sure)[0][red] > 0.99
+
+
+def test_an_upright_only_classifier_reads_an_index_whichever_way_up_it_lies(tmp_path: Path) -> None:
+    """A classifier trained on upright indices (manifest ``turned_class``) calls the other quarter turns
+    "turned"; the runtime reads all four and the card is found however the crop lies, with "turned"
+    never reaching the caller."""
+    from vision.recognise.classifier import CornerClassifier
+    from vision.recognise.manifest import Manifest
+
+    write_models(tmp_path, upright=True)
+    spec = Manifest.load(tmp_path).classifier
+    assert spec.classes[-2:] == ["turned", "none"] and len(spec.card_classes) == 52
+    classifier = CornerClassifier(tmp_path / spec.file, spec)
+    red = spec.classes.index(RED)
+
+    index = np.zeros((1, 3, 24, 24), np.float32)
+    index[0, 0, :12] = 1.0  # a red index in the upper half: upright
+    for turns in range(4):
+        probabilities = classifier.probabilities(np.ascontiguousarray(np.rot90(index, turns, axes=(2, 3))))
+        assert probabilities.shape == (1, 53)  # cards and "not an index": no "turned"
+        assert probabilities[0].argmax() == red and probabilities[0, red] > 0.9, turns
+    # read once, the index standing on its head is only "turned": no card is sure
+    upside_down = np.ascontiguousarray(np.rot90(index, 2, axes=(2, 3)))
+    once = classifier._read(upside_down)[0]
+    assert once.argmax() == spec.classes.index("turned") and once[red] < 0.1
+
+
+def test_an_upright_only_classifiers_turns_add_up_and_what_none_claims_stays_doubt() -> None:
+    from vision.recognise.classifier import combine_upright_turns
+
+    def read(card: float, turned: float, none: float) -> np.ndarray:
+        row = np.zeros((1, 54), np.float32)  # 52 cards, "turned", "not an index"
+        row[0, 0], row[0, 1] = card, (1 - card - turned - none)
+        row[0, -2], row[0, -1] = turned, none
+        return row
+
+    # an index near 45 degrees: half claimed at two turns, turned at the other two
+    combined = combine_upright_turns([read(0.45, 0.5, 0.0), read(0.45, 0.5, 0.0), read(0, 1, 0), read(0, 1, 0)])
+    assert combined.shape == (1, 53) and combined[0, 0] == pytest.approx(0.9)
+    # no turn stands a card upright: little card evidence, nothing normalised up
+    doubtful = combine_upright_turns([read(0.05, 0.9, 0.05)] * 4)
+    assert doubtful[0, 0] == pytest.approx(0.2) and doubtful[0, -1] == pytest.approx(0.05)
+    # two turns both sure: never more than certainty
+    assert combine_upright_turns([read(0.95, 0.0, 0.05)] * 2)[0].sum() == pytest.approx(1.0)

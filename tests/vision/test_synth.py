@@ -130,7 +130,7 @@ def test_reject_class_crops_hold_no_index_and_stay_in_the_image():
 
 def test_crops_carry_the_reject_label_after_the_cards():
     cfg = SceneConfig(size=288, hand_probability=0.0, card_height=(70.0, 200.0))
-    crops, labels = make_crops(range(3), [DEMO], cfg, workers=1, negatives=2)
+    crops, labels, _ = make_crops(range(3), [DEMO], cfg, workers=1, negatives=2)
     assert crops.shape[1:] == (CROP_SIZE, CROP_SIZE, 3) and len(crops) == len(labels)
     assert (labels == NOT_INDEX).sum() >= 3
     assert labels.max() == NOT_INDEX and ((labels < 52) | (labels == NOT_INDEX)).all()
@@ -211,8 +211,8 @@ def test_a_joker_in_a_scene_is_never_labelled_and_its_corner_marks_are_decoys():
 
 def test_a_jokers_corner_marks_become_reject_crops():
     cfg = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
-    _, plain = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
-    _, with_jokers = make_crops(range(4), [DEMO], replace(cfg, joker_probability=1.0), workers=1, negatives=0)
+    _, plain, _ = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
+    _, with_jokers, _ = make_crops(range(4), [DEMO], replace(cfg, joker_probability=1.0), workers=1, negatives=0)
     assert (plain == NOT_INDEX).sum() == 0
     assert (with_jokers == NOT_INDEX).sum() >= 3
 
@@ -232,3 +232,21 @@ def test_jokers_are_rendered_once_per_design(tmp_path, monkeypatch):
     assert render_jokers("drawn-00", cache_dir=tmp_path) == []  # drawn decks have none
     with pytest.raises(FaceError, match="rsvg-convert"):
         render_jokers("paris", cache_dir=tmp_path)  # never tried, and nothing to render with
+
+
+@pytest.mark.parametrize(("angle", "top", "bottom"), [(0, 0, 2), (90, 3, 1), (180, 2, 0), (270, 1, 3)])
+def test_each_index_knows_the_quarter_turns_that_stand_it_upright(angle: float, top: int, bottom: int) -> None:
+    """A card turned counter-clockwise by ``angle``: its top index needs the turns back, and the bottom
+    index, printed upside down, two more (an upright-only classifier learns from these)."""
+    from vision.synth.scenes import _card_matrix, _upright_turns
+
+    m = _card_matrix((360, 250), 200.0, 200.0, angle, 360.0)
+    assert _upright_turns(m, (10, 10, 40, 80), 360) == top
+    assert _upright_turns(m, (210, 280, 240, 350), 360) == bottom
+
+
+def test_scene_labels_carry_turns_that_stand_the_index_upright() -> None:
+    cfg = SceneConfig(size=288, hand_probability=0.0, card_height=(70.0, 200.0))
+    _, labels, turns = make_crops(range(3), [DEMO], cfg, workers=1, negatives=2)
+    assert len(turns) == len(labels)
+    assert ((turns >= 0) & (turns < 4))[labels < NOT_INDEX].all() and (turns[labels == NOT_INDEX] == -1).all()

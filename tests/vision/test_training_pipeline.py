@@ -17,6 +17,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     started: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
+    options.append("--upright")
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -28,6 +29,20 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes) == (5, 7.0)
+    assert (
+        there.upright
+        and pipeline._manifest(there, tmp_path)["classifier"] == pipeline._manifest(here, tmp_path)["classifier"]
+    )
+
+
+def test_an_upright_only_classifier_is_described_to_the_runtime(tmp_path: Path) -> None:
+    """The manifest of an ``--upright`` run names its "turned" class, so the runtime reads every turn."""
+    from vision.recognise.manifest import ClassifierSpec
+
+    spec = ClassifierSpec.model_validate(pipeline._manifest(pipeline._args(["--upright"]), tmp_path)["classifier"])
+    assert spec.turned_class == "turned" and spec.classes[-2:] == ["turned", "none"] and len(spec.cards()) == 52
+    plain = ClassifierSpec.model_validate(pipeline._manifest(pipeline._args([]), tmp_path)["classifier"])
+    assert plain.turned_class is None and plain.classes[-1] == "none" and len(plain.cards()) == 52
 
 
 def test_the_shipped_models_settings_are_the_default() -> None:

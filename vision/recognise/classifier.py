@@ -57,6 +57,22 @@ def as_probabilities(output: np.ndarray) -> np.ndarray:
     return softmax(output)
 
 
+def combine_upright_turns(reads: list[np.ndarray]) -> np.ndarray:
+    """One reading ``(n, cards + "not an index")`` from an upright-only classifier's readings of the
+    same crops at one or more quarter turns (each ``(n, cards + "turned" + "not an index")``).
+
+    Such a classifier names a card only when the index stands upright in front of it and calls the
+    other turns "turned", so at most one turn (two for an index lying near 45 degrees) carries the
+    card: the card columns are added up over the turns, "not an index" is their mean, and a row is
+    scaled down only where the sum would pass one. What no turn claims is left as doubt.
+    """
+    cards = np.sum([r[:, :-2] for r in reads], axis=0)
+    none = np.mean([r[:, -1] for r in reads], axis=0)
+    out = np.concatenate([cards, none[:, None]], axis=1).astype(np.float32)
+    total = out.sum(axis=1, keepdims=True)
+    return np.asarray(out / np.maximum(total, 1.0), np.float32)
+
+
 class CornerClassifier:
     """The classifier session: crops in, class probabilities out (in the manifest's class order)."""
 
@@ -101,13 +117,16 @@ class CornerClassifier:
         return out
 
     def probabilities(self, batch: np.ndarray) -> np.ndarray:
-        """``(n, classes)`` probabilities for a batch of crops from :meth:`crops`.
+        """``(n, classes)`` probabilities for a batch of crops from :meth:`crops` (an upright-only
+        model's "turned" class left out: see :meth:`_upright_turns`).
 
         With ``rotations`` > 1 in the manifest each crop that the upright reading does not settle
         (see ``settled``) is also read turned by quarter turns and the readings are combined by
         their geometric mean (renormalised): a reading must hold at every turn to stay confident,
         which cut wrong confident reads on the held-out designs.
         """
+        if self.spec.turned_class is not None:
+            return self._upright_turns(batch)
         turns = {1: (), 2: (2,), 4: (1, 2, 3)}[self.spec.rotations]  # quarter turns besides upright
         first = self._read(batch)
         if not turns or not len(batch) or self.height != self.width:
@@ -122,6 +141,22 @@ class CornerClassifier:
         log_p = (np.log(probs + 1e-9).sum(axis=0) + np.log(first[doubtful] + 1e-9)) / (len(turns) + 1)
         out = first.copy()
         out[doubtful] = softmax(log_p)
+        return out
+
+    def _upright_turns(self, batch: np.ndarray) -> np.ndarray:
+        """An upright-only model (manifest ``turned_class``): each crop the first reading does not
+        settle is read at all four quarter turns and the turns combined by
+        :func:`combine_upright_turns`."""
+        first = self._read(batch)
+        out = combine_upright_turns([first])
+        if not len(batch) or self.height != self.width:
+            return out
+        doubtful = np.flatnonzero(first[:, :-2].max(axis=1) < self.settled)
+        if len(doubtful):
+            subset = batch[doubtful]
+            stacked = np.concatenate([np.rot90(subset, k, axes=(2, 3)) for k in (1, 2, 3)])
+            turned = self._read(np.ascontiguousarray(stacked)).reshape(3, len(subset), -1)
+            out[doubtful] = combine_upright_turns([first[doubtful], *turned])
         return out
 
     def _read(self, batch: np.ndarray) -> np.ndarray:

@@ -53,6 +53,10 @@ class ClassifierSpec(BaseModel):
     scale: Literal["0..1 float", "0..255 float"] = "0..1 float"
     reject_class: str | None = None
     """The class (listed last in ``classes``) that means "no corner index in this crop", if any."""
+    turned_class: str | None = None
+    """The class (listed just before ``reject_class``) that means "an index, but not upright": the
+    classifier reads indices upright only, and the runtime reads every quarter turn and adds up the
+    cards (:func:`vision.recognise.classifier.combine_upright_turns`). Needs a ``reject_class``."""
     classes: list[str] = Field(min_length=2)
     crop_scale: float = Field(default=1.15, ge=1.0, le=4.0)
     """The crop's side over the detector box's longer side (training cut its crops at 1.15 on average)."""
@@ -74,9 +78,13 @@ class ClassifierSpec(BaseModel):
     @classmethod
     def _cards(cls, value: list[str], info: ValidationInfo) -> list[str]:
         reject = info.data.get("reject_class")
+        turned = info.data.get("turned_class")
         if reject is not None and value[-1] != reject:
             raise ValueError(f"reject_class {reject!r} must be the last of classes")
-        for text in value[:-1] if reject is not None else value:
+        if turned is not None and (reject is None or len(value) < 3 or value[-2] != turned):
+            raise ValueError(f"turned_class {turned!r} must come just before a reject_class, last of classes")
+        named = len(value) - (reject is not None) - (turned is not None)
+        for text in value[:named]:
             try:
                 Card.from_text(text)
             except CardError as exc:
@@ -87,8 +95,8 @@ class ClassifierSpec(BaseModel):
 
     @property
     def card_classes(self) -> list[str]:
-        """The classes that name cards: all but the reject class."""
-        return self.classes[:-1] if self.reject_class is not None else self.classes
+        """The classes that name cards: all but the reject (and turned) class."""
+        return self.classes[: len(self.classes) - (self.reject_class is not None) - (self.turned_class is not None)]
 
     def cards(self) -> list[Card]:
         """The output classes that name cards, as cards, in output order (the reject class left out)."""

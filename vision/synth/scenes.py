@@ -33,6 +33,10 @@ class CornerLabel:
     quad: tuple[tuple[float, float], ...]
     box: tuple[float, float, float, float]
     visible: float  # fraction of the index not covered by other cards or hands
+    turns: int = 0
+    """Quarter turns (``np.rot90``, counter-clockwise) that bring the printed index upright in the image:
+    an index in the face's lower half is printed upside down. For a classifier that reads indices
+    upright only (``cardtable vision train -- --upright``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +176,17 @@ def _card_matrix(face_shape: tuple[int, ...], x: float, y: float, angle: float, 
     return np.vstack([m, [0, 0, 1]])
 
 
+def _upright_turns(m: np.ndarray, box: tuple[int, int, int, int] | list[int], face_h: int) -> int:
+    """Quarter turns (counter-clockwise, as ``np.rot90``) that stand the index in ``box`` of a face
+    upright in the image, the face drawn with the 3x3 homography ``m``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    step = 1.0 if cy > face_h / 2 else -1.0  # the glyph's up: the face's up, or down where printed inverted
+    pts = np.array([[[cx, cy]], [[cx, cy + step]]], np.float32)
+    (x0, y0), (x1, y1) = cv2.perspectiveTransform(pts, m).reshape(2, 2)
+    angle = np.degrees(np.arctan2(-(y1 - y0), x1 - x0))  # image y points down
+    return int(np.rint((90.0 - angle) / 90.0)) % 4
+
+
 def _hand(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
     """A skin-coloured hand (palm and fingers) on a sleeve reaching in from an edge: colour image + mask."""
     mask = np.zeros((size, size), np.uint8)
@@ -282,6 +297,7 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
     decoy_card = -1  # which card turned out a joker, face up
     places = _placements(rng, cfg, n, card_h)
     quads: list[list[np.ndarray]] = []
+    turns: list[list[int]] = []
     for i, (card, (x, y, a)) in enumerate(zip(cards, places, strict=True)):
         face_down = rng.random() < cfg.back_probability
         face = load_back(design) if face_down else load_face(design, card)
@@ -299,13 +315,16 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
         canvas = canvas * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
         top[alpha[..., 0] > 0.5] = i
         card_quads: list[np.ndarray] = []
+        card_turns: list[int] = []
         if not face_down:
             # a joker's marks sit where the deck prints its indices (its ace's boxes stand in for them)
             for b in corner_boxes(design, Card.from_text("AS") if is_joker else card):
                 corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]
                 pts = np.array(corners, dtype=np.float32).reshape(-1, 1, 2)
                 card_quads.append(cv2.perspectiveTransform(pts, m).reshape(-1, 2))
+                card_turns.append(_upright_turns(m, b, face.shape[0]))
         quads.append(card_quads)
+        turns.append(card_turns)
     if rng.random() < cfg.hand_probability:
         for _ in range(int(rng.integers(1, 3))):
             hand, mask = _hand(rng, size)
@@ -315,7 +334,7 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
     labels: list[CornerLabel] = []
     decoys: list[tuple[float, float, float, float]] = []
     for i, card_quads in enumerate(quads):
-        for q in card_quads:
+        for q, turn in zip(card_quads, turns[i], strict=True):
             x1, y1 = q.min(axis=0)
             x2, y2 = q.max(axis=0)
             if x2 - x1 < 3 or y2 - y1 < 3:
@@ -341,6 +360,7 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
                     quad=tuple((float(px), float(py)) for px, py in q),
                     box=(float(cx1), float(cy1), float(cx2), float(cy2)),
                     visible=visible,
+                    turns=turn,
                 )
             )
     image = _photometric(rng, np.clip(canvas, 0, 255).astype(np.uint8), cfg, card_h)

@@ -16,6 +16,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.recognise.classifier import combine_upright_turns
+
 from .dataset import NOT_INDEX
 
 __all__ = ["CropNet", "evaluate", "export_onnx", "predict", "reject_rates", "train_classifier"]
@@ -36,9 +38,14 @@ class CropNet(nn.Module):
     keep it cheap (about 27 M multiply-adds a crop).
     """
 
-    def __init__(self, width: int = 32) -> None:
+    def __init__(self, width: int = 32, upright: bool = False) -> None:
         super().__init__()
         w = width
+        self.upright = upright
+        """Read indices upright only: the index head is three-way (an upright index, an index turned
+        by a quarter turn or more, not an index) and the output gains a "turned" column before "not an
+        index" (N x 54). The runtime reads every quarter turn of a crop and adds up the card columns
+        (:func:`vision.recognise.classifier.combine_upright_turns`)."""
         self.features = nn.Sequential(
             _conv(3, 24),
             _conv(24, w, 2),
@@ -53,7 +60,7 @@ class CropNet(nn.Module):
         )
         self.rank = nn.Linear(4 * w, 13)
         self.suit = nn.Linear(4 * w, 4)
-        self.index = nn.Linear(4 * w, 2)  # 0: a corner index, 1: not one
+        self.index = nn.Linear(4 * w, 3 if upright else 2)  # a corner index (upright, turned), not one
 
     def heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.features(x)
@@ -65,7 +72,7 @@ class CropNet(nn.Module):
         suit_lp = torch.log_softmax(suit, dim=1)  # N x 4, suits S H D C
         index_lp = torch.log_softmax(index, dim=1)  # N x 2
         cards = (suit_lp[:, :, None] + rank_lp[:, None, :]).reshape(-1, 52) + index_lp[:, :1]  # suit * 13 + rank
-        out: torch.Tensor = torch.cat([cards, index_lp[:, 1:]], dim=1)
+        out: torch.Tensor = torch.cat([cards, index_lp[:, 1:]], dim=1)  # upright: ..., turned, not an index
         return out
 
 
@@ -74,7 +81,7 @@ def _to_tensor(bgr: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(rgb).permute(0, 3, 1, 2).float().div_(255.0)
 
 
-def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def _augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.Tensor:
     """Cheap batch photometric jitter on top of the scene's own (grayscale, gain, contrast, 90° turns)."""
     n = x.shape[0]
     gray = torch.rand(n, generator=gen) < 0.15
@@ -85,19 +92,56 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 0.6 + 0.6 * torch.rand(n, 1, 1, 1, generator=gen)
     x = ((x - mean) * contrast + mean) * gain
-    k = int(torch.randint(0, 4, (1,), generator=gen))
+    k = int(torch.randint(0, 4, (1,), generator=gen)) if turn else 0
     if k:
         x = torch.rot90(x, k, dims=(2, 3))
     return x.clamp_(0, 1)
 
 
+def _turn_each(x: torch.Tensor, turns: torch.Tensor) -> torch.Tensor:
+    """Each crop turned by its own number of quarter turns (``torch.rot90``, as ``np.rot90``)."""
+    out = x.clone()
+    for k in (1, 2, 3):
+        chosen = turns % 4 == k
+        if chosen.any():
+            out[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
+    return out
+
+
+UPRIGHT_SHARE = 0.5
+"""Share of the index crops an upright-only model sees upright (and learns the card from); the rest
+are turned by one to three quarter turns and labelled "turned"."""
+
+
+def _upright_batch(
+    x: torch.Tensor, y: torch.Tensor, turns: torch.Tensor, gen: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """An upright-only model's batch: crops turned, and their index-head targets (0 upright, 1 turned,
+    2 not an index). Index crops are stood upright or turned away from it; the others turned at random."""
+    n = len(y)
+    card = y < NOT_INDEX
+    upright = card & (torch.rand(n, generator=gen) < UPRIGHT_SHARE)
+    away = torch.randint(1, 4, (n,), generator=gen)
+    random = torch.randint(0, 4, (n,), generator=gen)
+    k = torch.where(card, turns + torch.where(upright, 0, away), random)
+    target = torch.where(card, torch.where(upright, 0, 1), 2)
+    return _turn_each(x, k), target
+
+
 def predict(model: nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
-    """The top-1 class of each BGR uint8 crop (``NOT_INDEX``: not an index)."""
+    """The top-1 class of each BGR uint8 crop (``NOT_INDEX``: not an index); an upright-only model's
+    crops are read at the four quarter turns and combined as the runtime combines them."""
     model.eval()
+    upright = bool(getattr(model, "upright", False))
     out = []
     with torch.no_grad():
         for i in range(0, len(crops), batch):
-            out.append(model(_to_tensor(crops[i : i + batch])).argmax(1).numpy())
+            x = _to_tensor(crops[i : i + batch])
+            if upright:
+                reads = [torch.exp(model(torch.rot90(x, k, dims=(2, 3)))).numpy() for k in range(4)]
+                out.append(combine_upright_turns(reads).argmax(1))
+            else:
+                out.append(model(x).argmax(1).numpy())
     return np.concatenate(out) if out else np.zeros((0,), np.int64)
 
 
@@ -141,12 +185,17 @@ def train_classifier(
     log: list[dict[str, float]],
     init: Path | None = None,
     max_lr: float = 5e-3,
+    turns: np.ndarray | None = None,
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
-    :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``."""
+    :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
+    crop's quarter turns to upright, see :func:`vision.training.dataset.make_crops`) the model learns to
+    read indices upright only (:class:`CropNet` ``upright``)."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    model = CropNet()
+    upright = turns is not None
+    model = CropNet(upright=upright)
+    t_all = torch.from_numpy(turns) if turns is not None else None
     if init is not None:  # continue from our own earlier checkpoint
         model.load_state_dict(torch.load(init, weights_only=True))
     batch = 96
@@ -165,11 +214,16 @@ def train_classifier(
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
-            xb = _augment(x_all[idx].clone(), gen)
-            rank, suit, index = model.heads(xb)
             yb = y_all[idx]
-            card = yb < NOT_INDEX
-            loss = loss_fn(index, (~card).long())
+            xb = _augment(x_all[idx].clone(), gen, turn=not upright)
+            if t_all is not None:
+                xb, index_target = _upright_batch(xb, yb, t_all[idx], gen)
+                card = index_target == 0  # only upright indices teach the rank and the suit
+            else:
+                card = yb < NOT_INDEX
+                index_target = (~card).long()
+            rank, suit, index = model.heads(xb)
+            loss = loss_fn(index, index_target)
             if card.any():
                 loss = loss + loss_fn(rank[card], yb[card] % 13) + loss_fn(suit[card], yb[card] // 13)
             opt.zero_grad()

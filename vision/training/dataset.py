@@ -17,11 +17,13 @@ import numpy as np
 
 from vision.synth.scenes import Scene, SceneConfig, render_scene
 
-__all__ = ["CROP_SIZE", "NOT_INDEX", "crop_label", "make_crops", "negative_boxes", "write_yolo_split"]
+__all__ = ["CROP_SIZE", "NOT_INDEX", "NO_TURN", "crop_label", "make_crops", "negative_boxes", "write_yolo_split"]
 
 CROP_SIZE = 48
 NOT_INDEX = 52
 """Label of a crop that shows no corner index (a pip, court art, table): the classifier's reject class."""
+NO_TURN = -1
+"""The turns of a crop that shows no index (it has no upright)."""
 
 
 def crop_label(
@@ -111,34 +113,42 @@ def negative_boxes(
     return out
 
 
-def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.ndarray, np.ndarray]:
+def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seed, designs, cfg, negatives = args
     scene = render_scene(seed, designs, cfg)
     rng = np.random.default_rng(seed + 1_000_003)
     crops = [crop_label(scene.image, lab.box, rng) for lab in scene.labels]
     labels = [lab.card.index for lab in scene.labels]
+    turns = [lab.turns for lab in scene.labels]
     for box in negative_boxes([lab.box for lab in scene.labels], cfg.size, negatives, rng):
         crops.append(crop_label(scene.image, box, rng))
         labels.append(NOT_INDEX)
+        turns.append(NO_TURN)
     for box in scene.decoys:  # a joker's corner: looks like an index, is none
         crops.append(crop_label(scene.image, box, rng))
         labels.append(NOT_INDEX)
+        turns.append(NO_TURN)
     if not crops:
-        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros((0,), np.int64)
-    return np.stack(crops), np.array(labels, np.int64)
+        empty = np.zeros((0,), np.int64)
+        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), empty, empty
+    return np.stack(crops), np.array(labels, np.int64), np.array(turns, np.int64)
 
 
 def make_crops(
     seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int, negatives: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N x 48 x 48 x 3 BGR uint8) and labels from scenes: card indices 0..51 for corner
-    indices, ``NOT_INDEX`` for up to ``negatives`` crops per scene that show no index."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops (N x 48 x 48 x 3 BGR uint8), labels and turns from scenes: card indices 0..51 for corner
+    indices, ``NOT_INDEX`` for up to ``negatives`` crops per scene that show no index; the quarter
+    turns (``np.rot90``) that stand each crop's index upright, ``NO_TURN`` for those that show none."""
     jobs = [(int(s), tuple(designs), cfg, negatives) for s in seeds]
     if workers <= 1:
         parts = list(map(_crops_one, jobs))
     else:
         with Pool(workers) as pool:
             parts = list(pool.imap(_crops_one, jobs, chunksize=16))
-    xs = [p[0] for p in parts if len(p[1])]
-    ys = [p[1] for p in parts if len(p[1])]
-    return np.concatenate(xs), np.concatenate(ys)
+    kept = [p for p in parts if len(p[1])]
+    return (
+        np.concatenate([p[0] for p in kept]),
+        np.concatenate([p[1] for p in kept]),
+        np.concatenate([p[2] for p in kept]),
+    )

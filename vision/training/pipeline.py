@@ -43,6 +43,8 @@ DETECTOR_YAML = Path(__file__).resolve().parent / "corner-detector-n.yaml"
 _DET_TRAIN, _DET_VAL, _DET_HELD, _CLS_TRAIN, _CLS_VAL, _CLS_HELD = (10**6 * k for k in range(1, 7))
 REJECT_CLASS = "none"
 """The classifier's last class: the crop shows no corner index."""
+TURNED_CLASS = "turned"
+"""An upright-only classifier's class before the last: an index, not standing upright (``--upright``)."""
 
 
 def _probability(text: str) -> float:
@@ -100,6 +102,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="chance that a classifier scene is out of focus, blurred in proportion to its cards (default 0: "
         "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
     )
+    p.add_argument(
+        "--upright",
+        action="store_true",
+        help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
+        "runtime reads all four turns and adds up the cards); default: one that reads every turn alike",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
@@ -135,8 +143,8 @@ def _faces(jokers: bool) -> None:
             render_jokers(name)
 
 
-def _classes() -> list[str]:
-    return [str(Card.from_index(i)) for i in range(52)] + [REJECT_CLASS]
+def _classes(upright: bool = False) -> list[str]:
+    return [str(Card.from_index(i)) for i in range(52)] + ([TURNED_CLASS] if upright else []) + [REJECT_CLASS]
 
 
 STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "quantize", "finish")
@@ -185,11 +193,12 @@ def _stage_classifier(
     if cache.exists():
         z = np.load(cache)
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
+        t_tr = z.get("t_tr")  # caches written before the turns were kept have none
     else:
-        x_tr, y_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
-        x_va, y_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
-        x_ho, y_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers, neg)
-        np.savez(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
+        x_tr, y_tr, t_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_va, y_va, _ = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_ho, y_ho, _ = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers, neg)
+        np.savez(cache, x_tr=x_tr, y_tr=y_tr, t_tr=t_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
     data_s = time.monotonic() - t
     _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {data_s:.0f} s")
 
@@ -199,7 +208,17 @@ def _stage_classifier(
     t = time.monotonic()
     cls_log: list[dict[str, float]] = []
     model = train_classifier(
-        x_tr, y_tr, (x_va, y_va), epochs, a.seed, out, a.cls_minutes * 60, cls_log, a.cls_init, a.cls_lr
+        x_tr,
+        y_tr,
+        (x_va, y_va),
+        epochs,
+        a.seed,
+        out,
+        a.cls_minutes * 60,
+        cls_log,
+        a.cls_init,
+        a.cls_lr,
+        turns=t_tr if a.upright else None,
     )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
@@ -230,7 +249,8 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     stretch = f"-s{cfg.stretch_probability:g}" if cfg.stretch_probability else ""
     defocus = f"-d{cfg.defocus_probability:g}" if cfg.defocus_probability else ""
     jokers = f"-j{cfg.joker_probability:g}" if cfg.joker_probability else ""
-    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}.npz"
+    turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
+    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}{turns}.npz"
 
 
 def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
@@ -249,8 +269,8 @@ def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_
     metrics: dict[str, object] = {"quantize_s": time.monotonic() - t, "calibration_crops": len(calibration)}
     for split in ("va", "ho"):
         x, y = z[f"x_{split}"], z[f"y_{split}"]
-        metrics[f"{split}_acc_float"] = onnx_accuracy(src, x, y)
-        metrics[f"{split}_acc_int8"] = onnx_accuracy(dst, x, y)
+        metrics[f"{split}_acc_float"] = onnx_accuracy(src, x, y, a.upright)
+        metrics[f"{split}_acc_int8"] = onnx_accuracy(dst, x, y, a.upright)
     _log(f"classifier quantised: {metrics}")
     return metrics
 
@@ -337,8 +357,9 @@ def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
             "scale": "0..1 float",
             "crop_shape": "square",
             "crop_scale": 1.15,
-            "classes": _classes(),
+            "classes": _classes(a.upright),
             "reject_class": REJECT_CLASS,
+            **({"turned_class": TURNED_CLASS} if a.upright else {}),
         },
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": a.seed,
@@ -439,6 +460,8 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus)]
+    if a.upright:
+        argv.append("--upright")
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:

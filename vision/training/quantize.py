@@ -20,6 +20,7 @@ import numpy as np
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
+from vision.recognise.classifier import combine_upright_turns, softmax
 from vision.recognise.session import open_session
 
 from .dataset import NOT_INDEX
@@ -65,11 +66,20 @@ def quantize_model(src: Path, dst: Path, batches: Iterator[np.ndarray], work: Pa
     return dst
 
 
-def onnx_accuracy(path: Path, crops_bgr: np.ndarray, labels: np.ndarray) -> float:
+def onnx_accuracy(path: Path, crops_bgr: np.ndarray, labels: np.ndarray, upright: bool = False) -> float:
     """Top-1 accuracy of the classifier graph at ``path`` on the crops that show a corner index (a
-    reject counts as wrong), as :func:`vision.training.classifier.evaluate` measures the torch model."""
+    reject counts as wrong), as :func:`vision.training.classifier.evaluate` measures the torch model
+    (an ``upright`` model's crops read at the four quarter turns and combined, as the runtime does)."""
     cards = labels < NOT_INDEX
     session = open_session(path, threads=1)
     name = session.get_inputs()[0].name
-    predicted = [session.run(None, {name: b})[0].argmax(axis=1) for b in classifier_batches(crops_bgr[cards], 256)]
+
+    def top(batch: np.ndarray) -> np.ndarray:
+        if not upright:
+            return np.asarray(np.asarray(session.run(None, {name: batch})[0]).argmax(axis=1), np.int64)
+        turns = [np.ascontiguousarray(np.rot90(batch, k, axes=(2, 3))) for k in range(4)]
+        reads = [softmax(np.asarray(session.run(None, {name: t})[0])) for t in turns]
+        return np.asarray(combine_upright_turns(reads).argmax(axis=1), np.int64)
+
+    predicted = [top(b) for b in classifier_batches(crops_bgr[cards], 256)]
     return float((np.concatenate(predicted) == labels[cards]).mean()) if cards.any() else 0.0
