@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vision.argtypes import probability
+
 if TYPE_CHECKING:
     from vision.detections import Recogniser
     from vision.evaluation import Dataset
@@ -35,16 +37,6 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
-    return value
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in 0..1, not {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in 0..1, not {value}")
     return value
 
 
@@ -73,7 +65,7 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None, help="model folder with models.json (default: shipped)")
     parser.add_argument("--threads", type=_positive, default=1, help="onnxruntime threads (default 1, as on the Pi)")
     parser.add_argument("--limit", type=_positive, default=None, help="only the first N images of the index")
-    parser.add_argument("--conf", type=_fraction, default=None, help="detector score threshold")
+    parser.add_argument("--conf", type=probability, default=None, help="detector score threshold")
     parser.add_argument("--tile", choices=("auto", "on", "off"), default="auto", help="read wide frames as tiles")
     parser.add_argument("--fit", type=_positive, default=None, help="detector scale in px (default: its training size)")
     parser.add_argument(
@@ -92,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev = sub.add_parser("eval", help="recall, precision and latency on a labelled image folder")
     _add_model_options(ev)
     ev.add_argument("--errors", type=Path, default=None, metavar="DIR", help="write annotated failures here")
-    ev.add_argument("--threshold", type=_fraction, default=None, help="evidence a card needs (see docs/vision.md)")
+    ev.add_argument("--threshold", type=probability, default=None, help="evidence a card needs (see docs/vision.md)")
     ev.add_argument("--top-only", action="store_true", help="count only each corner's first candidate")
     ev.add_argument(
         "--labelled-boxes",

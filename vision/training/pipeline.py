@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import Card
+from vision.argtypes import probability
 from vision.synth.corners import measure_design
 from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
@@ -45,16 +46,6 @@ REJECT_CLASS = "none"
 """The classifier's last class: the crop shows no corner index."""
 TURNED_CLASS = "turned"
 """An upright-only classifier's class before the last: an index, not standing upright (``--upright``)."""
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability in 0..1, not {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a probability in 0..1, not {value:g}")
-    return value
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -90,14 +81,14 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument(
         "--jokers",
-        type=_probability,
+        type=probability,
         default=0.0,
         help="chance that a scene holds one joker, unlabelled, its corners rejects for the classifier (default 0: "
         "the shipped models saw none)",
     )
     p.add_argument(
         "--defocus",
-        type=_probability,
+        type=probability,
         default=0.0,
         help="chance that a classifier scene is out of focus, blurred in proportion to its cards (default 0: "
         "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
