@@ -17,7 +17,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     started: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
-    options.append("--upright")
+    options += ["--upright", "--ink-spread", "0.3"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -28,7 +28,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._cls_cfg(there) == pipeline._cls_cfg(here)
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
-    assert (there.seed, there.cls_minutes) == (5, 7.0)
+    assert (there.seed, there.cls_minutes, there.ink_spread) == (5, 7.0, 0.3)
     assert (
         there.upright
         and pipeline._manifest(there, tmp_path)["classifier"] == pipeline._manifest(here, tmp_path)["classifier"]
@@ -46,12 +46,14 @@ def test_an_upright_only_classifier_is_described_to_the_runtime(tmp_path: Path) 
 
 
 def test_the_shipped_models_settings_are_the_default() -> None:
-    """`cardtable vision train` with no options reproduces the shipped models: no jokers, no defocus."""
+    """`cardtable vision train` with no options reproduces the shipped models: no jokers, no defocus,
+    no spread ink."""
     cfg = pipeline._cls_cfg(pipeline._args([]))
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
+    assert pipeline._args([]).ink_spread == 0.0
 
 
-@pytest.mark.parametrize("option", ["--jokers", "--defocus"])
+@pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread"])
 @pytest.mark.parametrize("value", ["1.5", "-0.1", "half"])
 def test_a_scene_chance_outside_0_to_1_is_refused_by_name(
     option: str, value: str, capsys: pytest.CaptureFixture[str]

@@ -94,6 +94,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
     )
     p.add_argument(
+        "--ink-spread",
+        type=probability,
+        default=0.0,
+        help="share of classifier training crops whose dark ink is spread by a pixel or two, as a soft, "
+        "over-exposed webcam prints it (default 0: the shipped models)",
+    )
+    p.add_argument(
         "--upright",
         action="store_true",
         help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
@@ -210,6 +217,7 @@ def _stage_classifier(
         a.cls_init,
         a.cls_lr,
         turns=t_tr if a.upright else None,
+        ink_spread=a.ink_spread,
     )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
@@ -450,7 +458,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
-    argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus)]
+    argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
     if a.upright:
         argv.append("--upright")
     if a.quick:
