@@ -110,6 +110,21 @@ def test_crop_is_square_and_sized_for_the_classifier():
     assert jittered.shape == crop.shape
 
 
+def test_the_crop_margin_sets_how_much_of_the_crop_the_index_fills():
+    """``--crop-margin``: a crop cut at 0.8 of the box lies inside it, one at 1.5 shows the index at
+    under half its area, whatever the random shift."""
+    image = np.full((200, 200, 3), 255, np.uint8)
+    image[80:120, 80:120] = 0  # an "index" filling its box
+    box = (80.0, 80.0, 120.0, 120.0)
+
+    def ink(margin: tuple[float, float], seed: int) -> float:
+        return float((crop_label(image, box, np.random.default_rng(seed), margin=margin) < 128).mean())
+
+    for seed in range(8):
+        assert ink((0.8, 0.81), seed) > 0.97
+        assert 0.3 < ink((1.5, 1.51), seed) < 0.5
+
+
 def test_reject_class_crops_hold_no_index_and_stay_in_the_image():
     cfg = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0)
     made = 0

@@ -17,7 +17,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     started: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
-    options += ["--upright", "--ink-spread", "0.3"]
+    options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -28,7 +28,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._cls_cfg(there) == pipeline._cls_cfg(here)
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
-    assert (there.seed, there.cls_minutes, there.ink_spread) == (5, 7.0, 0.3)
+    assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert (
         there.upright
         and pipeline._manifest(there, tmp_path)["classifier"] == pipeline._manifest(here, tmp_path)["classifier"]
@@ -51,6 +51,23 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     cfg = pipeline._cls_cfg(pipeline._args([]))
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
     assert pipeline._args([]).ink_spread == 0.0
+    assert pipeline._args([]).crop_margin == (1.0, 1.35)
+
+
+def test_crops_of_another_margin_are_cached_apart(tmp_path: Path) -> None:
+    """A run with other crop margins never reads the crops of the shipped margins from the cache."""
+    shipped = pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
+    wide = pipeline._crops_cache(pipeline._args(["--crop-margin", "0.8:1.5"]), tmp_path, 10, 2, 2)
+    assert shipped != wide and "0.8:1.5" in wide.name
+
+
+@pytest.mark.parametrize("value", ["1.5:0.8", "0.2:1.0", "wide", "1:2:3"])
+def test_a_bad_crop_margin_is_refused_by_name(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        pipeline._args(["--crop-margin", value])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--crop-margin" in err and repr(value) in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread"])

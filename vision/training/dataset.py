@@ -20,6 +20,9 @@ from vision.synth.scenes import Scene, SceneConfig, render_scene
 __all__ = ["CROP_SIZE", "NOT_INDEX", "NO_TURN", "crop_label", "make_crops", "negative_boxes", "write_yolo_split"]
 
 CROP_SIZE = 48
+MARGIN = (1.0, 1.35)
+"""Range of a training crop's side over its index box's longer side (drawn uniformly): the
+detector's box is never exact, and the runtime cuts its crops at ``crop_scale`` (models.json)."""
 NOT_INDEX = 52
 """Label of a crop that shows no corner index (a pip, court art, table): the classifier's reject class."""
 NO_TURN = -1
@@ -27,14 +30,19 @@ NO_TURN = -1
 
 
 def crop_label(
-    image: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator | None, size: int = CROP_SIZE
+    image: np.ndarray,
+    box: tuple[float, float, float, float],
+    rng: np.random.Generator | None,
+    size: int = CROP_SIZE,
+    margin: tuple[float, float] = MARGIN,
 ) -> np.ndarray:
-    """A square ``size`` x ``size`` BGR crop around ``box``; with ``rng``, a random margin and shift."""
+    """A square ``size`` x ``size`` BGR crop around ``box``; with ``rng``, a random margin in ``margin``
+    (see :data:`MARGIN`) and shift."""
     x1, y1, x2, y2 = box
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1)
     if rng is not None:
-        side *= rng.uniform(1.0, 1.35)
+        side *= rng.uniform(*margin)
         cx += rng.uniform(-0.1, 0.1) * side
         cy += rng.uniform(-0.1, 0.1) * side
     else:
@@ -113,19 +121,22 @@ def negative_boxes(
     return out
 
 
-def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, designs, cfg, negatives = args
+_CropJob = tuple[int, tuple[str, ...], SceneConfig, int, tuple[float, float]]
+
+
+def _crops_one(args: _CropJob) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, designs, cfg, negatives, margin = args
     scene = render_scene(seed, designs, cfg)
     rng = np.random.default_rng(seed + 1_000_003)
-    crops = [crop_label(scene.image, lab.box, rng) for lab in scene.labels]
+    crops = [crop_label(scene.image, lab.box, rng, margin=margin) for lab in scene.labels]
     labels = [lab.card.index for lab in scene.labels]
     turns = [lab.turns for lab in scene.labels]
     for box in negative_boxes([lab.box for lab in scene.labels], cfg.size, negatives, rng):
-        crops.append(crop_label(scene.image, box, rng))
+        crops.append(crop_label(scene.image, box, rng, margin=margin))
         labels.append(NOT_INDEX)
         turns.append(NO_TURN)
     for box in scene.decoys:  # a joker's corner: looks like an index, is none
-        crops.append(crop_label(scene.image, box, rng))
+        crops.append(crop_label(scene.image, box, rng, margin=margin))
         labels.append(NOT_INDEX)
         turns.append(NO_TURN)
     if not crops:
@@ -135,12 +146,18 @@ def _crops_one(args: tuple[int, tuple[str, ...], SceneConfig, int]) -> tuple[np.
 
 
 def make_crops(
-    seeds: Sequence[int], designs: Sequence[str], cfg: SceneConfig, workers: int, negatives: int = 0
+    seeds: Sequence[int],
+    designs: Sequence[str],
+    cfg: SceneConfig,
+    workers: int,
+    negatives: int = 0,
+    margin: tuple[float, float] = MARGIN,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Crops (N x 48 x 48 x 3 BGR uint8), labels and turns from scenes: card indices 0..51 for corner
-    indices, ``NOT_INDEX`` for up to ``negatives`` crops per scene that show no index; the quarter
-    turns (``np.rot90``) that stand each crop's index upright, ``NO_TURN`` for those that show none."""
-    jobs = [(int(s), tuple(designs), cfg, negatives) for s in seeds]
+    """Crops (N x 48 x 48 x 3 BGR uint8, cut with a margin in ``margin``), labels and turns from
+    scenes: card indices 0..51 for corner indices, ``NOT_INDEX`` for up to ``negatives`` crops per
+    scene that show no index; the quarter turns (``np.rot90``) that stand each crop's index upright,
+    ``NO_TURN`` for those that show none."""
+    jobs: list[_CropJob] = [(int(s), tuple(designs), cfg, negatives, margin) for s in seeds]
     if workers <= 1:
         parts = list(map(_crops_one, jobs))
     else:

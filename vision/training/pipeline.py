@@ -33,7 +33,7 @@ from vision.synth.corners import measure_design
 from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
-from .dataset import CROP_SIZE, NOT_INDEX, make_crops, write_yolo_split
+from .dataset import CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
 
 __all__ = ["main"]
 
@@ -101,6 +101,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "over-exposed webcam prints it (default 0: the shipped models)",
     )
     p.add_argument(
+        "--crop-margin",
+        type=_margin_range,
+        default=MARGIN,
+        help=f"range LO:HI of a classifier training crop's side over its index box's longer side (default "
+        f"{MARGIN[0]:g}:{MARGIN[1]:g}, the shipped models')",
+    )
+    p.add_argument(
         "--upright",
         action="store_true",
         help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
@@ -126,6 +133,17 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "classifier and detector may run as two processes at once once their data exists",
     )
     return p.parse_args(argv)
+
+
+def _margin_range(text: str) -> tuple[float, float]:
+    """``LO:HI`` crop margins, 0.5 <= LO < HI <= 3, or an argparse error naming the value."""
+    try:
+        lo, hi = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO:HI, such as 0.85:1.5, not {text!r}") from None
+    if not 0.5 <= lo < hi <= 3.0:
+        raise argparse.ArgumentTypeError(f"crop margins must satisfy 0.5 <= LO < HI <= 3, not {text!r}")
+    return lo, hi
 
 
 def _log(msg: str) -> None:
@@ -193,7 +211,9 @@ def _stage_classifier(
         x_tr, y_tr, x_va, y_va, x_ho, y_ho = (z[k] for k in ("x_tr", "y_tr", "x_va", "y_va", "x_ho", "y_ho"))
         t_tr = z.get("t_tr")  # caches written before the turns were kept have none
     else:
-        x_tr, y_tr, t_tr = make_crops(range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_tr, y_tr, t_tr = make_crops(
+            range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg, a.crop_margin
+        )
         x_va, y_va, _ = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
         x_ho, y_ho, _ = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers, neg)
         np.savez(cache, x_tr=x_tr, y_tr=y_tr, t_tr=t_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
@@ -249,7 +269,9 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     defocus = f"-d{cfg.defocus_probability:g}" if cfg.defocus_probability else ""
     jokers = f"-j{cfg.joker_probability:g}" if cfg.joker_probability else ""
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
-    return out / f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}{turns}.npz"
+    margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
+    name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}{turns}{margin}"
+    return out / f"{name}.npz"
 
 
 def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
@@ -459,6 +481,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
+    argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}"]
     if a.upright:
         argv.append("--upright")
     if a.quick:
