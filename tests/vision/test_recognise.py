@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from tests.vision.recognise_models import BLUE, GREEN, RED, classifier_model, write_models
+from tests.vision.recognise_models import BLUE, GREEN, RED, write_models
 from vision.detections import Detection
 from vision.recognise import CardVote, ModelError, OnnxRecogniser, cards_in_image
 from vision.recognise.detector import letterbox, plan_windows
@@ -217,57 +217,6 @@ def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     models = write_models(tmp_path)
     (models / "corner-classifier.onnx").unlink()
     with pytest.raises(ModelError, match=r"corner-classifier\.onnx"):
-        OnnxRecogniser(models)
-
-
-def _ensemble(tmp_path: Path, size: tuple[int, int] = (24, 24)) -> Path:
-    """Stand-ins: the whole-crop colour reader, and beside it (``also_files``) one that reads only the
-    crop's upper half; crops read once (no quarter turns)."""
-    models = write_models(tmp_path, imgsz=100, boxes=[(50, 50, 20, 20, 0.9)], manifest_extra={"rotations": 1})
-    classifier_model(models / "upper-half.onnx", size, top_half=True)
-    manifest = json.loads((models / "models.json").read_text())
-    manifest["classifier"]["also_files"] = ["upper-half.onnx"]
-    (models / "models.json").write_text(json.dumps(manifest))
-    return models
-
-
-def test_an_ensembles_networks_each_have_an_equal_say(tmp_path: Path) -> None:
-    """Two networks that disagree: the ensemble's odds between their cards are the geometric mean of
-    theirs, so the hesitant one tempers the sure one, and both cards stay among the candidates."""
-    image = np.full((200, 200, 3), 60, np.uint8)
-    image[78:100, 80:120] = (0, 0, 255)  # red above ...
-    image[100:124, 76:124] = (0, 255, 0)  # ... more green below
-    models = _ensemble(tmp_path)
-    manifest = json.loads((models / "models.json").read_text())
-
-    (together,) = OnnxRecogniser(models).detect(image)
-    manifest["classifier"]["also_files"] = []
-    (models / "models.json").write_text(json.dumps(manifest))
-    (alone,) = OnnxRecogniser(models).detect(image)
-    manifest["classifier"]["file"] = "upper-half.onnx"
-    (models / "models.json").write_text(json.dumps(manifest))
-    (upper,) = OnnxRecogniser(models).detect(image)
-
-    assert str(alone.card) == GREEN and alone.confidence > 0.8  # the whole crop is mostly green
-    assert str(upper.card) == RED and upper.confidence > 0.8  # its upper half is red
-
-    def log_odds(d: Detection) -> float:  # red over green
-        p = {str(card): q for card, q in d.candidates}
-        return float(np.log(p[RED] / p[GREEN]))
-
-    assert {str(card) for card, _ in together.candidates[:2]} == {RED, GREEN}
-    assert log_odds(alone) < log_odds(together) < log_odds(upper)
-    assert log_odds(together) == pytest.approx((log_odds(alone) + log_odds(upper)) / 2, abs=0.05)
-
-
-def test_an_ensembles_missing_or_mismatched_graph_is_named(tmp_path: Path) -> None:
-    models = _ensemble(tmp_path / "missing")
-    (models / "upper-half.onnx").unlink()
-    with pytest.raises(ModelError, match=r"upper-half\.onnx"):
-        OnnxRecogniser(models)
-    models = _ensemble(tmp_path / "mismatched")
-    classifier_model(models / "upper-half.onnx", (32, 32), top_half=True)  # another input size
-    with pytest.raises(ModelError, match=r"upper-half\.onnx: input"):
         OnnxRecogniser(models)
 
 

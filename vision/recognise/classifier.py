@@ -8,12 +8,10 @@ at a time when it was exported with a fixed batch of 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from vision.recognise.manifest import ClassifierSpec, ModelError
 from vision.recognise.session import open_session, static_dim
@@ -76,24 +74,10 @@ def combine_upright_turns(reads: list[np.ndarray]) -> np.ndarray:
 
 
 class CornerClassifier:
-    """The classifier session: crops in, class probabilities out (in the manifest's class order).
-
-    ``also`` are more graphs of the same input and classes, trained apart (manifest ``also_files``):
-    every crop is read by each, and the readings are combined by their geometric mean (renormalised):
-    the odds between two cards are the mean of the networks' log-odds, so each has an equal say and a
-    hesitant one tempers a sure one. Two networks trained on crops cut differently err in different
-    places; together they read the held-out designs better than either alone (docs/vision.md).
-    """
+    """The classifier session: crops in, class probabilities out (in the manifest's class order)."""
 
     def __init__(
-        self,
-        path: Path,
-        spec: ClassifierSpec,
-        *,
-        threads: int = 1,
-        max_batch: int = 32,
-        settled: float = 0.9,
-        also: Sequence[Path] = (),
+        self, path: Path, spec: ClassifierSpec, *, threads: int = 1, max_batch: int = 32, settled: float = 0.9
     ) -> None:
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
@@ -102,10 +86,6 @@ class CornerClassifier:
         channels = 1 if spec.channels == "GRAY" else 3
         if len(shape) != 4 or static_dim(shape[1]) not in (None, channels):
             raise ModelError(f"{path}: classifier input should be (N, {channels}, H, W), not {shape}")
-        self.others = [open_session(other, threads) for other in also]
-        for other, session in zip(also, self.others, strict=True):
-            if session.get_inputs()[0].shape != shape:
-                raise ModelError(f"{other}: input {session.get_inputs()[0].shape} differs from {path}'s {shape}")
         graph_h, graph_w = static_dim(shape[2]), static_dim(shape[3])
         self.height = graph_h if graph_h is not None else spec.input_size[0]
         self.width = graph_w if graph_w is not None else spec.input_size[1]
@@ -180,14 +160,6 @@ class CornerClassifier:
         return out
 
     def _read(self, batch: np.ndarray) -> np.ndarray:
-        """One reading of the crops: the graph's, or the geometric mean of every graph's (``also``)."""
-        first = self._run(self.session, batch)
-        if not self.others or not len(batch):
-            return first
-        reads = [first, *(self._run(session, batch) for session in self.others)]
-        return softmax(np.mean([np.log(r + 1e-9) for r in reads], axis=0))
-
-    def _run(self, session: ort.InferenceSession, batch: np.ndarray) -> np.ndarray:
         classes = len(self.spec.classes)
         if not len(batch):
             return np.zeros((0, classes), np.float32)
@@ -198,7 +170,7 @@ class CornerClassifier:
             if self.fixed_batch and count < self.batch:
                 pad = np.zeros((self.batch - count, *chunk.shape[1:]), np.float32)
                 chunk = np.concatenate([chunk, pad])
-            output = np.asarray(session.run(None, {self.input_name: chunk})[0])
+            output = np.asarray(self.session.run(None, {self.input_name: chunk})[0])
             output = output.reshape(output.shape[0], -1)
             if output.shape[1] != classes:
                 raise ModelError(f"{self.path}: classifier gives {output.shape[1]} scores, manifest lists {classes}")

@@ -47,9 +47,6 @@ class ClassifierSpec(BaseModel):
     file: str
     float_file: str | None = None
     """The float graph ``file`` was quantised from, when ``file`` is the 8-bit one (kept to compare)."""
-    also_files: tuple[str, ...] = Field(default=(), max_length=3)
-    """More classifier graphs with ``file``'s input and classes, trained apart: each crop is read by
-    every one and the readings combined by their geometric mean (a small ensemble)."""
     input_size: tuple[int, int]
     """``(height, width)`` of one crop."""
     channels: Literal["RGB", "BGR", "GRAY"] = "RGB"
@@ -128,9 +125,9 @@ class Manifest(BaseModel):
             manifest = cls.model_validate(data)
         except ValidationError as exc:
             raise ModelError(f"{path}: {_explain(exc)}") from None
-        for name in (manifest.detector.file, manifest.classifier.file, *manifest.classifier.also_files):
-            if not (Path(model_dir) / name).is_file():
-                raise ModelError(f"{path}: model file {name!r} is missing from {model_dir}")
+        for spec in (manifest.detector, manifest.classifier):
+            if not (Path(model_dir) / spec.file).is_file():
+                raise ModelError(f"{path}: model file {spec.file!r} is missing from {model_dir}")
         return manifest
 
 

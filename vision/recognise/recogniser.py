@@ -64,12 +64,8 @@ class OnnxRecogniser:
             tile=tile,
             fit=fit,
         )
-        spec = self.manifest.classifier
         self.classifier = CornerClassifier(
-            self.model_dir / spec.file,
-            spec,
-            threads=threads,
-            also=[self.model_dir / name for name in spec.also_files],
+            self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads
         )
         self.cards: list[Card] = self.manifest.classifier.cards()
         self.top_k = min(top_k, len(self.cards))
