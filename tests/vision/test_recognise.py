@@ -344,3 +344,59 @@ def test_an_upright_only_classifiers_turns_add_up_and_what_none_claims_stays_dou
     assert doubtful[0, 0] == pytest.approx(0.2) and doubtful[0, -1] == pytest.approx(0.05)
     # two turns both sure: never more than certainty
     assert combine_upright_turns([read(0.95, 0.0, 0.05)] * 2)[0].sum() == pytest.approx(1.0)
+
+
+def test_thinned_ink_opens_a_gap_between_strokes_and_never_darkens() -> None:
+    """``thin_ink``: the paper reaches a pixel further into each dark stroke, so the blurred gap between
+    two of a club's lobes widens; nothing gets darker."""
+    from vision.recognise.classifier import thin_ink
+
+    x = np.full((1, 3, 24, 24), 0.9, np.float32)
+    x[0, :, 6:18, 4:11] = 0.1  # two dark lobes ...
+    x[0, :, 6:18, 12:19] = 0.1
+    x[0, :, 6:18, 11] = 0.35  # ... run together by blur across a one-pixel gap
+    thinned = thin_ink(x, 2)
+    assert thinned.shape == x.shape and thinned.dtype == x.dtype
+    assert bool((thinned >= x - 1e-6).all())
+
+    def gap(crop: np.ndarray) -> int:  # grey pixels across the lobes' middle row
+        return int(((crop[0, 0, 12] > 0.3) & (crop[0, 0, 12] < 0.5)).sum())
+
+    assert gap(x) == 1 and gap(thinned) == 2  # the gap is two pixels wide now, and as light
+    assert float(thinned[0, 0, 8, 4:19].min()) == pytest.approx(0.1)  # the lobes are still there
+    assert (thinned < 0.5).sum() < (x < 0.5).sum()
+    assert thin_ink(x[:0], 2).shape == (0, 3, 24, 24)
+
+
+def test_a_doubtful_crop_is_read_again_with_its_ink_thinned_and_a_settled_one_is_not(tmp_path: Path) -> None:
+    from vision.recognise.classifier import CornerClassifier, softmax, thin_ink
+    from vision.recognise.manifest import Manifest
+
+    write_models(tmp_path, manifest_extra={"rotations": 1})
+    spec = Manifest.load(tmp_path).classifier
+    plain = CornerClassifier(tmp_path / spec.file, spec)
+    thinning = CornerClassifier(tmp_path / spec.file, spec.model_copy(update={"thin_ink": 2}))
+    red = spec.classes.index(RED)
+
+    def inked(level: float) -> np.ndarray:  # a red crop crossed by dark strokes
+        x = np.zeros((1, 3, 24, 24), np.float32)
+        x[0, 0] = level
+        x[0, :, :, 3::4] = 0.0
+        return x
+
+    doubtful = inked(0.2)
+    first = plain.probabilities(doubtful)[0]
+    again = plain.probabilities(thin_ink(doubtful, 2))[0]
+    both = thinning.probabilities(doubtful)[0]
+    assert first.max() < plain.settled and again[red] > first[red]  # thinner ink, more of the red seen
+    assert first[red] < both[red] < again[red]
+    assert np.allclose(both, softmax(((np.log(first + 1e-9) + np.log(again + 1e-9)) / 2)[None])[0], atol=1e-5)
+    sure = inked(1.0)
+    assert plain.probabilities(sure)[0].max() >= plain.settled
+    assert np.array_equal(thinning.probabilities(sure), plain.probabilities(sure))
+
+
+def test_a_thin_ink_size_out_of_range_is_refused(tmp_path: Path) -> None:
+    models = write_models(tmp_path, manifest_extra={"thin_ink": 9})
+    with pytest.raises(ModelError, match=r"classifier\.thin_ink"):
+        OnnxRecogniser(models)

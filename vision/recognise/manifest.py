@@ -63,6 +63,10 @@ class ClassifierSpec(BaseModel):
     crop_shape: Literal["square", "box"] = "square"
     """``square``: a square centred on the box, so the index keeps its aspect ratio whatever its
     rotation (how training cut its crops); ``box``: the box scaled by ``crop_scale``, stretched."""
+    thin_ink: int = Field(default=0, ge=0, le=5)
+    """Read each crop the other readings leave in doubt once more with its dark ink thinned by a grey
+    dilation of this size (2: a 2x2 neighbourhood) and combine the two by their geometric mean; 0: off.
+    See :func:`vision.recognise.classifier.thin_ink`."""
     rotations: Literal[1, 2, 4] = 4
     """Read each crop at this many quarter turns and combine (geometric mean): an index is printed
     at every angle, and averaging the turns steadies a small network's reading."""

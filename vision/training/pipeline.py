@@ -378,6 +378,7 @@ def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
             "scale": "0..1 float",
             "crop_shape": "square",
             "crop_scale": 1.15,
+            "thin_ink": 2,  # doubtful crops read again with thinned ink (docs/vision.md, 1 Dec)
             "classes": _classes(a.upright),
             "reject_class": REJECT_CLASS,
             **({"turned_class": TURNED_CLASS} if a.upright else {}),
