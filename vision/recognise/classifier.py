@@ -85,8 +85,11 @@ def thin_ink(batch: np.ndarray, size: int) -> np.ndarray:
     if not len(batch):
         return batch
     kernel = np.ones((size, size), np.uint8)
-    thinned = [cv2.dilate(np.ascontiguousarray(crop.transpose(1, 2, 0)), kernel) for crop in batch]
-    return np.ascontiguousarray(np.stack([t.reshape(t.shape[0], t.shape[1], -1).transpose(2, 0, 1) for t in thinned]))
+    out = np.empty_like(batch)
+    for i, crop in enumerate(batch):  # channel by channel: cv2 takes H x W planes
+        for c, plane in enumerate(crop):
+            out[i, c] = cv2.dilate(plane, kernel)
+    return out
 
 
 class CornerClassifier:
