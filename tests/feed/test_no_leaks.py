@@ -37,7 +37,8 @@ def test_no_published_payload_names_a_card_hidden_at_that_moment(roomy_broker: M
     hidden_now: frozenset[Card] = frozenset()
     hidden_at: dict[int, frozenset[Card]] = {}
     feed = Feed(
-        FeedConfig(host="127.0.0.1", port=roomy_broker.tcp_port, table_id=f"leak{game}"), hidden_cards=lambda: hidden_now
+        FeedConfig(host="127.0.0.1", port=roomy_broker.tcp_port, table_id=f"leak{game}"),
+        hidden_cards=lambda: hidden_now,
     )
     assert feed.wait_connected(10)
     spy = Subscriber(roomy_broker.tcp_port, [f"cardtable/leak{game}/#"])
