@@ -189,7 +189,7 @@ class Table:
                 else:
                     tracker.set_calibration(new)
             if tracker is not None:
-                for event in tracker.update(frame, recogniser.detect(frame.image)):
+                for event in tracker.update(frame, recogniser.detect(frame.image, tracker.regions())):
                     self.referee.submit(event)
             elif frames % 50 == 0:
                 log.warning("waiting for the mat's markers to calibrate the camera (frame %d)", frame.index)

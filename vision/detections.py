@@ -7,6 +7,7 @@ index (a card lying flat shows two); the tracker groups them into cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -43,7 +44,16 @@ class Detection:
         return (min(xs), min(ys), max(xs), max(ys))
 
 
-class Recogniser(Protocol):
-    """Anything that reads cards in a BGR ``uint8`` image (H x W x 3)."""
+Region = tuple[float, float, float, float]
+"""A part of a frame to read, ``(x1, y1, x2, y2)`` in image pixels: where the mat's zones lie."""
 
-    def detect(self, image: np.ndarray) -> list[Detection]: ...
+
+class Recogniser(Protocol):
+    """Anything that reads cards in a BGR ``uint8`` image (H x W x 3).
+
+    ``regions``, when given, are the parts of the image worth reading (the tracker's zones, from the
+    calibration): a recogniser may read only those, and closer. Detections are still in the whole
+    image's pixels. ``None`` reads the whole image.
+    """
+
+    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]: ...

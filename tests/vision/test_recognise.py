@@ -400,3 +400,64 @@ def test_a_thin_ink_size_out_of_range_is_refused(tmp_path: Path) -> None:
     models = write_models(tmp_path, manifest_extra={"thin_ink": 9})
     with pytest.raises(ModelError, match=r"classifier\.thin_ink"):
         OnnxRecogniser(models)
+
+
+def test_regions_are_read_closer_with_boxes_in_frame_pixels(tmp_path: Path) -> None:
+    # The model always "sees" a 16x32 box at the middle of its 320 graph. A 160x160 region is shown
+    # at twice its size, so the box lands at the region's middle, 8x16 in frame pixels; a 320x320
+    # region at its own size.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    found = recogniser.detect(frame, [(100, 100, 260, 260), (800, 300, 1120, 620)])
+
+    boxes = sorted(d.box for d in found)
+    assert boxes[0] == pytest.approx((176, 172, 184, 188), abs=1.0)
+    assert boxes[1] == pytest.approx((952, 444, 968, 476), abs=1.0)
+    assert len(boxes) == 2
+
+
+def test_a_region_past_the_frame_is_clipped_and_a_sliver_is_not_read(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    (found,) = recogniser.detect(frame, [(1200, 600, 1400, 800), (5, 5, 9, 400)])
+
+    # (1200, 600)-(1280, 720) is 80x120: fitted at 320/120, the box sits at its middle, 6x12
+    assert found.box == pytest.approx((1237, 654, 1243, 666), abs=1.0)
+
+
+def test_more_regions_than_the_whole_frame_takes_runs_read_the_whole_frame(tmp_path: Path) -> None:
+    # 1280x720 is two tiles at 320: three regions would be three runs, so the frame is read as tiles
+    # (the box lands at the middle of each tile, as without regions).
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    three = [(0, 0, 200, 200), (400, 0, 600, 200), (800, 0, 1000, 200)]
+
+    centres = sorted(d.center for d in recogniser.detect(frame, three))
+
+    assert centres == [pytest.approx((360, 360), abs=1.0), pytest.approx((920, 360), abs=1.0)]
+
+
+def test_a_box_cut_by_a_regions_edge_is_dropped_unless_the_frame_ends_there(tmp_path: Path) -> None:
+    # The model sees a box touching the left edge of its input: inside the frame that is a region's
+    # edge cutting through an index (dropped); at the frame's own left edge it is a whole index.
+    models = write_models(tmp_path, imgsz=320, boxes=[(4, 160, 8, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((320, 640, 3), np.uint8)
+
+    assert recogniser.detect(frame, [(300, 0, 620, 320)]) == []
+    (kept,) = recogniser.detect(frame, [(0, 0, 320, 320)])
+    assert kept.center == pytest.approx((4, 160), abs=1.0)
+
+
+def test_no_regions_reads_nothing_and_none_reads_the_whole_frame(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((320, 320, 3), np.uint8)
+    assert recogniser.detect(frame, []) == []
+    (whole,) = recogniser.detect(frame, None)
+    assert whole.center == pytest.approx((160, 160), abs=1.0)

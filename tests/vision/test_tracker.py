@@ -419,3 +419,28 @@ def test_an_unreadable_card_swept_away_clears_its_zone():
     assert kinds(t.events).count("ZoneCleared") == 1
     t.still(frames=20)
     assert kinds(t.events).count("ZoneCleared") == 1
+
+
+def test_the_regions_to_read_are_the_read_zones_grown_by_the_margin_in_image_pixels():
+    t = Table("makao", TrackerSettings(read_margin_mm=30.0))
+    (pile,) = t.tracker.regions()  # the face-down stock is not read
+    x1, y1, x2, y2 = t.layout.zone("pile").bounds
+    assert pile == pytest.approx(((x1 - 30) * PPM, (y1 - 30) * PPM, (x2 + 30) * PPM, (y2 + 30) * PPM))
+    # every corner the tracker still counts for the pile (zone_margin_mm outside it) lies inside
+    cx, cy = t.layout.zone("pile").center
+    for x, y in [(x1 - 20, cy), (x2 + 20, cy), (cx, y1 - 20), (cx, y2 + 20)]:
+        assert pile[0] < x * PPM < pile[2] and pile[1] < y * PPM < pile[3]
+    assert len(Table("358").tracker.regions()) == 4  # three seats and the exchange
+
+
+def test_regions_follow_a_new_calibration_and_stay_inside_the_frame():
+    t = Table("358")
+    # the camera bumped: the mat now shows 100 px further right, so the right-hand zone reaches past the edge
+    width, height = t.calibration.image_size
+    shifted = Calibration(np.array([[1 / PPM, 0, -100 / PPM], [0, 1 / PPM, 0], [0, 0, 1]]), (width, height), 0.0)
+    before = t.tracker.regions()
+    t.tracker.set_calibration(shifted)
+    after = t.tracker.regions()
+    assert [a[0] for a in after if a[2] < width] == pytest.approx([b[0] + 100 for b in before if b[2] + 100 < width])
+    assert max(x2 for _x1, _y1, x2, _y2 in after) == width  # seat 3's region, clipped at the frame's edge
+    assert all(0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height for x1, y1, x2, y2 in after)

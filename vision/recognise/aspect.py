@@ -22,7 +22,7 @@ from fractions import Fraction
 import cv2
 import numpy as np
 
-from vision.detections import Detection, Recogniser
+from vision.detections import Detection, Recogniser, Region
 
 __all__ = ["FRAME_SHAPES", "AspectSearch", "parse_aspect"]
 
@@ -86,12 +86,13 @@ class AspectSearch:
         self.aspects = tuple(aspects)
         self.confident = confident
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
+    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]:
         best: list[Detection] = []
         best_score = -1
         for aspect in self.aspects:
             stretched, sx, sy = _stretched(image, aspect)
-            found = self.recogniser.detect(stretched)
+            scaled = None if regions is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in regions]
+            found = self.recogniser.detect(stretched, scaled)
             score = sum(d.confidence >= self.confident for d in found)
             if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
                 best, best_score = [_unscaled(d, sx, sy) for d in found], score

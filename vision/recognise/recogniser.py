@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from engine.cards import Card
-from vision.detections import Detection
+from vision.detections import Detection, Region
 from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
@@ -71,10 +72,15 @@ class OnnxRecogniser:
         self.top_k = min(top_k, len(self.cards))
         self.threads = threads
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
-        """The corner indices in ``image`` (BGR ``uint8``, H x W x 3; grey and BGRA are accepted too)."""
+    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]:
+        """The corner indices in ``image`` (BGR ``uint8``, H x W x 3; grey and BGRA are accepted too).
+
+        ``regions`` (image pixels) limits the detector to those parts, each read closer
+        (:meth:`~vision.recognise.detector.CornerDetector.boxes`); the classifier crops from the
+        whole image either way.
+        """
         bgr = _as_bgr(image)
-        boxes, _scores = self.detector.boxes(bgr)
+        boxes, _scores = self.detector.boxes(bgr, regions)
         if not len(boxes):
             return []
         probs = self.classifier.probabilities(self.classifier.crops(bgr, boxes))

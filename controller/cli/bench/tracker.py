@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--noise", type=float, default=4.0, help="sensor noise sigma (grey levels)")
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
+    parser.add_argument(
+        "--whole-frame",
+        action="store_true",
+        help="onnx recogniser: read the whole frame, not the tracker's zones (as before 2 December)",
+    )
     parser.add_argument("--list-errors", action="store_true", help="print every missed or false event")
 
 
@@ -97,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
         render_s += time.perf_counter() - t0
         for rendered in rendered_frames:
             t1 = time.perf_counter()
-            dets = onnx.detect(rendered.frame.image) if onnx is not None else truth_rec.detect_rendered(rendered)
+            if onnx is not None:
+                dets = onnx.detect(rendered.frame.image, None if args.whole_frame else tracker.regions())
+            else:
+                dets = truth_rec.detect_rendered(rendered)
             recog_s += time.perf_counter() - t1
             t2 = time.perf_counter()
             events += tracker.update(rendered.frame, dets)
