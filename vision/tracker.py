@@ -141,13 +141,16 @@ class _Pending:
     frames: int = 0
     conflicts: int = 0
     """Frames in which a reported card was seen at the same place (the reading is then a misread of it)."""
+    peaks: dict[Card, list[float]] = field(default_factory=dict)
+    """Per reading, its best confidence in each frame that read it: what the confidence floor is held to, so
+    that a weak second box of the same card (a corner boxed twice) does not drag a sure reading under it."""
 
     def best(self) -> tuple[Card, int, float] | None:
         if not self.votes:
             return None
         card = max(self.votes, key=lambda c: (len(self.votes[c]), sum(self.votes[c])))
-        confs = self.votes[card]
-        return card, len(confs), float(np.mean(confs))
+        confs = self.peaks.get(card) or self.votes[card]
+        return card, len(self.votes[card]), float(np.mean(confs))
 
     def near(self, points: list[np.ndarray], radius: float) -> bool:
         return any(float(np.linalg.norm(p - q)) <= radius for p in points for q in self.points)
@@ -400,6 +403,7 @@ class CardTracker:
             state.empty_frames = 0
         else:
             state.empty_frames += 1
+        this_frame: dict[int, tuple[_Pending, dict[Card, float]]] = {}
         for obs in unmatched:
             if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
                 continue
@@ -417,6 +421,8 @@ class CardTracker:
                         pending.points.append(p.copy())
             pending.frames += 1
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
+            peak = this_frame.setdefault(id(pending), (pending, {}))[1]
+            peak[obs.card] = max(peak.get(obs.card, 0.0), obs.confidence)
             for c, pr in obs.candidates.items():
                 pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
             # a reported card's corner was here and is not read this frame: this reading took its place. On a
@@ -436,6 +442,9 @@ class CardTracker:
                 and not _close(obs.points, seen_points, s.match_radius_mm)
             ):
                 pending.conflicts += 1
+        for pending, peak in this_frame.values():
+            for card, conf in peak.items():
+                pending.peaks.setdefault(card, []).append(conf)
         for track in state.tracks:
             if track.id not in seen:
                 track.missing += 1
@@ -451,6 +460,8 @@ class CardTracker:
                 if set(a.votes) & set(b.votes) and a.near(b.points, radius):
                     for card, confs in b.votes.items():
                         a.votes.setdefault(card, []).extend(confs)
+                    for card, confs in b.peaks.items():
+                        a.peaks.setdefault(card, []).extend(confs)
                     for card, p in b.candidates.items():
                         a.candidates[card] = a.candidates.get(card, 0.0) + p
                     a.points += b.points

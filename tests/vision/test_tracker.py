@@ -444,3 +444,14 @@ def test_regions_follow_a_new_calibration_and_stay_inside_the_frame():
     assert [a[0] for a in after if a[2] < width] == pytest.approx([b[0] + 100 for b in before if b[2] + 100 < width])
     assert max(x2 for _x1, _y1, x2, _y2 in after) == width  # seat 3's region, clipped at the frame's edge
     assert all(0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height for x1, y1, x2, y2 in after)
+
+
+def test_a_weak_second_box_of_a_sure_reading_does_not_hold_a_pile_card_back():
+    # Each frame the 6S is read sure at both corners and once more, weakly, by a box on its corner: the
+    # confidence floor is held to the best reading of each frame, not dragged under 0.6 by the weak box.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    sure_and_weak = [*t.corners("6S", "pile", conf=0.9), _det(C("6S"), cx - 24.5 + 12, cy - 31 + 8, conf=0.2)]
+    t.still(sure_and_weak, frames=5)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("6S"))]
