@@ -418,12 +418,13 @@ def test_regions_are_read_closer_with_boxes_in_frame_pixels(tmp_path: Path) -> N
     assert len(boxes) == 2
 
 
-def test_a_region_past_the_frame_is_clipped_and_a_sliver_is_not_read(tmp_path: Path) -> None:
+def test_a_region_past_the_frame_is_clipped_and_a_sliver_or_a_broken_one_is_not_read(tmp_path: Path) -> None:
     models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
     recogniser = OnnxRecogniser(models)
     frame = np.zeros((720, 1280, 3), np.uint8)
 
-    (found,) = recogniser.detect(frame, [(1200, 600, 1400, 800), (5, 5, 9, 400)])
+    nowhere = (float("nan"), 0.0, float("inf"), 10.0)  # a zone through a broken calibration
+    (found,) = recogniser.detect(frame, [(1200, 600, 1400, 800), (5, 5, 9, 400), nowhere])
 
     # (1200, 600)-(1280, 720) is 80x120: fitted at 320/120, the box sits at its middle, 6x12
     assert found.box == pytest.approx((1237, 654, 1243, 666), abs=1.0)

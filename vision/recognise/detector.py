@@ -116,9 +116,13 @@ MIN_REGION = 8
 
 def region_windows(regions: Sequence[Region], height: int, width: int) -> list[Window]:
     """The windows ``(x, y, w, h)`` for ``regions`` ``(x1, y1, x2, y2)``: rounded outwards to whole
-    pixels and clipped to the frame; those left smaller than :data:`MIN_REGION` are dropped."""
+    pixels and clipped to the frame; those left smaller than :data:`MIN_REGION` are dropped, as are
+    regions that are not four finite numbers (a zone mapped through a broken calibration)."""
     windows: list[Window] = []
-    for x1, y1, x2, y2 in regions:
+    for region in regions:
+        if len(region) != 4 or not all(math.isfinite(float(v)) for v in region):
+            continue
+        x1, y1, x2, y2 = region
         left, top = max(0, math.floor(x1)), max(0, math.floor(y1))
         right, bottom = min(width, math.ceil(x2)), min(height, math.ceil(y2))
         if right - left >= MIN_REGION and bottom - top >= MIN_REGION:
