@@ -64,7 +64,8 @@ class TrackerSettings:
     """Share of the votes at one place that the winning reading needs (votes weighed by their confidence, so a
     weak misread does not outweigh a confident reading)."""
     min_confidence: float = 0.5
-    """Mean recogniser confidence the winning reading needs."""
+    """Recogniser confidence the winning reading needs: the mean, over the frames that read it, of its best
+    confidence in each frame."""
     pile_min_confidence: float = 0.6
     """The same on a pile, where the corners of the cards beneath show cut in part by the cards on top and
     a corner cut that way may be read as another card several frames running."""
