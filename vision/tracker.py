@@ -213,16 +213,7 @@ class CardTracker:
             if state.zone.reads_cards
         ]
         for state in self.zones.values():
-            x1, y1, x2, y2 = state.zone.bounds
-            grown = np.array(
-                [
-                    [x1 - margin, y1 - margin],
-                    [x2 + margin, y1 - margin],
-                    [x2 + margin, y2 + margin],
-                    [x1 - margin, y2 + margin],
-                ]
-            )
-            poly = calibration.to_image(grown) / ds
+            poly = calibration.to_image(_grown(state.zone, margin)) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
             ys, xs = np.nonzero(full)
@@ -709,13 +700,17 @@ def _settings_from_dict(cls: type[_T], data: Mapping[str, Any], section: str) ->
     return cls(**values)
 
 
-def _image_bounds(calibration: Calibration, zone: Zone, margin: float, width: int, height: int) -> Region:
-    """The image-pixel bounding rectangle of ``zone`` grown by ``margin`` mm, clipped to the frame."""
+def _grown(zone: Zone, margin: float) -> np.ndarray:
+    """The four corners (table mm, clockwise from top-left) of ``zone``'s bounds grown by ``margin``."""
     x1, y1, x2, y2 = zone.bounds
-    grown = np.array(
+    return np.array(
         [[x1 - margin, y1 - margin], [x2 + margin, y1 - margin], [x2 + margin, y2 + margin], [x1 - margin, y2 + margin]]
     )
-    pts = calibration.to_image(grown)
+
+
+def _image_bounds(calibration: Calibration, zone: Zone, margin: float, width: int, height: int) -> Region:
+    """The image-pixel bounding rectangle of ``zone`` grown by ``margin`` mm, clipped to the frame."""
+    pts = calibration.to_image(_grown(zone, margin))
     left, top = float(np.clip(pts[:, 0].min(), 0, width)), float(np.clip(pts[:, 1].min(), 0, height))
     right, bottom = float(np.clip(pts[:, 0].max(), 0, width)), float(np.clip(pts[:, 1].max(), 0, height))
     return (left, top, right, bottom)
