@@ -87,6 +87,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--threshold", type=probability, default=None, help="evidence a card needs (see docs/vision.md)")
     ev.add_argument("--top-only", action="store_true", help="count only each corner's first candidate")
     ev.add_argument(
+        "--every-reading",
+        action="store_true",
+        help="count every reading on its own, also a second box of the same index (as before 2 December)",
+    )
+    ev.add_argument(
         "--labelled-boxes",
         action="store_true",
         help="the classifier alone on the labelled corner boxes: card, rank and suit right, suits confused",
@@ -175,6 +180,7 @@ def _eval(args: argparse.Namespace) -> int:
         threshold=DEFAULT_VOTE.threshold if args.threshold is None else args.threshold,
         top_only=args.top_only or DEFAULT_VOTE.top_only,
         min_probability=DEFAULT_VOTE.min_probability,
+        same_place=None if args.every_reading else DEFAULT_VOTE.same_place,
     )
     try:
         report = evaluate(
@@ -193,6 +199,7 @@ def _eval(args: argparse.Namespace) -> int:
 def _tune(args: argparse.Namespace) -> int:
     from vision.evaluation import DatasetError, evaluate, sweep
     from vision.recognise import CardVote
+    from vision.recognise.cards import DEFAULT_VOTE
 
     loaded = _load(args)
     if loaded is None:
@@ -203,7 +210,12 @@ def _tune(args: argparse.Namespace) -> int:
     except DatasetError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)
         return 2
-    votes = [CardVote(threshold=t, top_only=top) for top in (False, True) for t in TUNE_THRESHOLDS]
+    votes = [
+        CardVote(threshold=t, top_only=top, same_place=place)
+        for place in (DEFAULT_VOTE.same_place, None)
+        for top in (False, True)
+        for t in TUNE_THRESHOLDS
+    ]
     print(json.dumps({"sweep": sweep(report, votes), "latency_ms": report.summary()["latency_ms"]}, indent=1))
     return 0
 

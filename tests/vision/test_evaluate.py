@@ -206,6 +206,7 @@ def test_tune_lists_recall_and_precision_per_threshold(
     assert main(["vision", "tune", str(dataset), "--models", str(models)]) == 0
     rows = json.loads(capsys.readouterr().out)["sweep"]
     assert {row["top_only"] for row in rows} == {False, True}
+    assert {row["same_place"] for row in rows} == {0.5, None}
     assert all(0.0 <= row["recall"] <= 1.0 and 0.0 <= row["precision"] <= 1.0 for row in rows)
 
 

@@ -229,20 +229,41 @@ def test_a_detector_with_the_wrong_output_shape_is_refused(tmp_path: Path) -> No
         OnnxRecogniser(models).detect(np.zeros((64, 64, 3), np.uint8))
 
 
-def _reading(card: str, *alternatives: tuple[str, float], p: float) -> Detection:
+def _reading(card: str, *alternatives: tuple[str, float], p: float, at: tuple[float, float] = (0, 0)) -> Detection:
+    """A corner reading with a 20 x 30 px box whose top-left corner is ``at``."""
     candidates = ((Card.from_text(card), p), *((Card.from_text(c), q) for c, q in alternatives))
-    return Detection(Card.from_text(card), p, ((0, 0), (1, 0), (1, 1), (0, 1)), candidates)
+    x, y = at
+    return Detection(Card.from_text(card), p, ((x, y), (x + 20, y), (x + 20, y + 30), (x, y + 30)), candidates)
 
 
 def test_two_hesitant_corners_that_agree_find_a_card_one_does_not() -> None:
     vote = CardVote(threshold=0.6)
     assert cards_in_image([_reading("QH", p=0.4)], vote) == set()
-    assert cards_in_image([_reading("QH", p=0.4), _reading("QH", p=0.45)], vote) == {Card.from_text("QH")}
+    two_corners = [_reading("QH", p=0.4), _reading("QH", p=0.45, at=(200, 300))]
+    assert cards_in_image(two_corners, vote) == {Card.from_text("QH")}
     assert cards_in_image([_reading("QH", p=0.9)], vote) == {Card.from_text("QH")}
 
 
+def test_one_index_boxed_twice_is_one_witness() -> None:
+    vote = CardVote(threshold=0.6)
+    boxed_twice = [_reading("QH", p=0.4), _reading("QH", p=0.45, at=(3, 4))]  # the same index, two boxes
+    assert cards_in_image(boxed_twice, vote) == set()
+    assert cards_in_image(boxed_twice, CardVote(threshold=0.6, same_place=None)) == {Card.from_text("QH")}
+
+
+def test_a_weak_second_box_of_a_read_index_names_no_second_card() -> None:
+    readings = [_reading("KD", p=0.95), _reading("KS", p=0.3, at=(2, 5)), _reading("KS", p=0.3, at=(150, 200))]
+    assert cards_in_image(readings) == {Card.from_text("KD")}  # the KS at the KD's place does not testify
+    assert cards_in_image(readings, CardVote(same_place=None)) == {Card.from_text("KD"), Card.from_text("KS")}
+
+
+def test_same_place_outside_its_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="same_place"):
+        CardVote(same_place=0.0)
+
+
 def test_second_candidates_count_unless_top_only() -> None:
-    readings = [_reading("6S", ("8S", 0.45), p=0.5), _reading("8S", ("6S", 0.3), p=0.55)]
+    readings = [_reading("6S", ("8S", 0.45), p=0.5), _reading("8S", ("6S", 0.3), p=0.55, at=(200, 300))]
     assert cards_in_image(readings, CardVote(threshold=0.6)) == {Card.from_text("6S"), Card.from_text("8S")}
     assert cards_in_image(readings, CardVote(threshold=0.6, top_only=True)) == set()
 

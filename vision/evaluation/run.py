@@ -109,6 +109,7 @@ def sweep(report: Report, votes: Iterable[CardVote]) -> list[dict[str, object]]:
             {
                 "threshold": vote.threshold,
                 "top_only": vote.top_only,
+                "same_place": vote.same_place,
                 **total.summary(),
                 "subsets": {name: subsets[name].summary() for name in sorted(subsets)},
             }

@@ -7,6 +7,12 @@ independent witness: ``1 - prod(1 - p_i)`` over every detection that lists the c
 candidates. One confident corner is enough; two hesitant corners that agree add up; a second-choice
 candidate can count when it is close to the first. ``threshold`` trades recall against precision.
 
+Readings of one place are not independent witnesses, though: the detector often boxes one index
+twice (a tight and a loose box, or the index and the index with its pip), and the classifier reads
+both crops alike, right or wrong. So readings whose boxes overlap by ``same_place`` of the smaller
+box are one place, and only the most confident of them testifies: one index shows one card, and a
+hesitant second box of it neither doubles its evidence nor names a second card.
+
 The defaults were tuned on synthetic held-out images only, never on the real development photos,
 which stay an honest measure (docs/vision.md says how).
 """
@@ -30,17 +36,22 @@ class CardVote:
     """Count only each reading's first candidate, not its alternatives."""
     min_probability: float = 0.05
     """Candidate probabilities below this add no evidence (noise in a 52-way softmax)."""
+    same_place: float | None = 0.5
+    """Readings whose boxes overlap by at least this share of the smaller box are one place, of which only the
+    most confident reading counts; ``None`` counts every reading on its own (as before 2 December)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.threshold <= 1.0 or not 0.0 <= self.min_probability <= 1.0:
             raise ValueError(
                 f"threshold and min_probability must be in 0..1, not {self.threshold}, {self.min_probability}"
             )
+        if self.same_place is not None and not 0.0 < self.same_place <= 1.0:
+            raise ValueError(f"same_place must be in (0, 1] or None, not {self.same_place}")
 
     def evidence(self, detections: Iterable[Detection]) -> dict[Card, float]:
         """Each candidate card's combined evidence over all readings of one image."""
         doubt: dict[Card, float] = {}
-        for detection in detections:
+        for detection in self.witnesses(detections):
             candidates = detection.candidates or ((detection.card, detection.confidence),)
             if self.top_only:
                 candidates = candidates[:1]
@@ -51,11 +62,33 @@ class CardVote:
                 doubt[face] = doubt.get(face, 1.0) * (1.0 - min(max(probability, 0.0), 1.0))
         return {card: 1.0 - remaining for card, remaining in doubt.items()}
 
+    def witnesses(self, detections: Iterable[Detection]) -> list[Detection]:
+        """The readings that count: with ``same_place``, the most confident of each place."""
+        readings = list(detections)
+        if self.same_place is None or len(readings) < 2:
+            return readings
+        readings.sort(key=lambda d: -d.confidence)
+        kept: list[Detection] = []
+        for reading in readings:  # greedy, most confident first: each place keeps its best reading
+            if not any(_overlap(reading.box, other.box) >= self.same_place for other in kept):
+                kept.append(reading)
+        return kept
+
     def cards(self, detections: Iterable[Detection]) -> set[Card]:
         return {card for card, score in self.evidence(detections).items() if score >= self.threshold}
 
 
 DEFAULT_VOTE = CardVote()
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The share of the smaller of two boxes ``(x1, y1, x2, y2)`` that the other covers."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return width * height / smaller if smaller > 0 else 1.0
 
 
 def cards_in_image(detections: Iterable[Detection], vote: CardVote = DEFAULT_VOTE) -> set[Card]:
