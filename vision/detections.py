@@ -44,6 +44,17 @@ class Detection:
         return (min(xs), min(ys), max(xs), max(ys))
 
 
+def box_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The share of the smaller of two boxes ``(x1, y1, x2, y2)`` that the other covers: near 1 for one
+    corner index boxed twice (a tight and a loose box), 0 for indices side by side."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return width * height / smaller if smaller > 0 else 1.0
+
+
 Region = tuple[float, float, float, float]
 """A part of a frame to read, ``(x1, y1, x2, y2)`` in image pixels: where the mat's zones lie."""
 

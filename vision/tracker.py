@@ -16,7 +16,10 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
 * **pending cards**: during a still run, detections (corner indices, grouped into physical cards by
   label and distance) that are not a card already reported vote for a reading at their place on the
   mat. A reading is confirmed when it has ``confirm_frames`` votes, ``agreement`` of all the votes
-  there (weighed by confidence), and a mean confidence of at least ``min_confidence``.
+  there (weighed by confidence and by the corners it was read at: a card read alike at both corners
+  is two witnesses), and a mean confidence of at least ``min_confidence``. A reading on an index that
+  is read as a reported card in the same frame (boxes overlapping by ``same_index``) is that card
+  misread and gets no vote.
 * **confirmed cards** (tracks) that are not seen for ``gone_frames`` still frames have left: a
   :class:`CardRemoved` for each, then a :class:`ZoneCleared` when the zone is empty. On a ``pile``
   zone (Makao) a card that stops being seen has been covered by the next one: no event until the
@@ -42,7 +45,7 @@ import numpy as np
 
 from engine.cards import Card
 from vision.calibration import Calibration
-from vision.detections import Detection, Region
+from vision.detections import Detection, Region, box_overlap
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
@@ -62,7 +65,7 @@ class TrackerSettings:
     """Still frames that must agree on a reading before the card is reported."""
     agreement: float = 0.6
     """Share of the votes at one place that the winning reading needs (votes weighed by their confidence, so a
-    weak misread does not outweigh a confident reading)."""
+    weak misread does not outweigh a confident reading, and by the corners read alike in that frame)."""
     min_confidence: float = 0.5
     """Recogniser confidence the winning reading needs: the mean, over the frames that read it, of its best
     confidence in each frame."""
@@ -73,6 +76,10 @@ class TrackerSettings:
     """Detections below this are ignored entirely."""
     match_radius_mm: float = 30.0
     """A reading this close to a place already voted on is the same card."""
+    same_index: float = 0.2
+    """Two boxes overlapping by this share of the smaller are one corner index boxed twice: when one of them is
+    read as a reported card, the other reading is that index misread (a covered card's corner peeking out
+    beside it lies next to it, not on it)."""
     pile_match_radius_mm: float = 50.0
     """On a pile, a reported card's corner must be this close to count as that card seen again."""
     pair_distance_mm: float = 125.0
@@ -113,6 +120,8 @@ class _Obs:
     points: list[np.ndarray]
     confidence: float
     candidates: dict[Card, float]
+    boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """The detections' boxes in image pixels: which index a reading is, where two lie close on the mat."""
 
 
 @dataclass(eq=False)
@@ -145,6 +154,10 @@ class _Pending:
     peaks: dict[Card, list[float]] = field(default_factory=dict)
     """Per reading, its best confidence in each frame that read it: what the confidence floor is held to, so
     that a weak second box of the same card (a corner boxed twice) does not drag a sure reading under it."""
+    support: dict[Card, float] = field(default_factory=dict)
+    """Per reading, the weight the agreement share is taken over: each vote's confidence times the corners it
+    was read at that frame. A card read alike at both its corners is two witnesses, where a second box on one
+    corner or a covered card's corner peeking out beside it is one."""
 
     def best(self) -> tuple[Card, int, float] | None:
         if not self.votes:
@@ -314,11 +327,12 @@ class CardTracker:
                     if gap > s.match_radius_mm:
                         obs.points.append(mm)
                     obs.confidence = max(obs.confidence, det.confidence)
+                    obs.boxes.append(det.box)
                     for c, p in cands.items():
                         obs.candidates[c] = max(obs.candidates.get(c, 0.0), p)
                     break
             else:
-                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands))
+                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box]))
         return by_zone
 
     # ----- the update ------------------------------------------------------------------------
@@ -381,6 +395,7 @@ class CardTracker:
             else:
                 unmatched.append(obs)
         seen_points = [p for obs, _ in matched for p in obs.points]
+        seen_boxes = [b for obs, _ in matched for b in obs.boxes]
         for obs, track in matched:
             if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
                 track.points = [*track.points, *(p.copy() for p in obs.points)]  # its other corner, first read
@@ -399,6 +414,10 @@ class CardTracker:
         for obs in unmatched:
             if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
                 continue
+            if len(obs.points) == 1 and any(
+                box_overlap(b, seen) >= s.same_index for b in obs.boxes for seen in seen_boxes
+            ):
+                continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
             pending = next((p for p in state.pending if p.near(obs.points, s.match_radius_mm)), None)
             if pending is None:  # the same reading at the card's other corner (only one corner read at a time)
                 pending = next(
@@ -413,6 +432,7 @@ class CardTracker:
                         pending.points.append(p.copy())
             pending.frames += 1
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
+            pending.support[obs.card] = pending.support.get(obs.card, 0.0) + obs.confidence * len(obs.points)
             peak = this_frame.setdefault(id(pending), (pending, {}))[1]
             peak[obs.card] = max(peak.get(obs.card, 0.0), obs.confidence)
             for c, pr in obs.candidates.items():
@@ -454,6 +474,8 @@ class CardTracker:
                         a.votes.setdefault(card, []).extend(confs)
                     for card, confs in b.peaks.items():
                         a.peaks.setdefault(card, []).extend(confs)
+                    for card, weight in b.support.items():
+                        a.support[card] = a.support.get(card, 0.0) + weight
                     for card, p in b.candidates.items():
                         a.candidates[card] = a.candidates.get(card, 0.0) + p
                     a.points += b.points
@@ -526,7 +548,7 @@ class CardTracker:
             if best is None:
                 continue
             card, votes, conf = best
-            share = sum(pending.votes[card]) / max(1e-9, sum(sum(v) for v in pending.votes.values()))
+            share = pending.support[card] / max(1e-9, sum(pending.support.values()))
             floor = s.pile_min_confidence if state.zone.kind == "pile" else s.min_confidence
             if votes < s.confirm_frames or share < s.agreement or conf < floor:
                 continue

@@ -455,3 +455,29 @@ def test_a_weak_second_box_of_a_sure_reading_does_not_hold_a_pile_card_back():
     sure_and_weak = [*t.corners("6S", "pile", conf=0.9), _det(C("6S"), cx - 24.5 + 12, cy - 31 + 8, conf=0.2)]
     t.still(sure_and_weak, frames=5)
     assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("6S"))]
+
+
+def test_a_pile_card_read_alike_at_both_corners_outweighs_other_readings_at_one_of_them():
+    # The AD lies on top, read 0.9 at both corners. At its upper corner a second box, partly over the index,
+    # reads KD (0.6), and a covered card's corner peeking out beside it reads 3C (0.3). Read alike at both
+    # corners the AD is two witnesses against one each, so it is confirmed; after that the KD box lies on an
+    # index read as the AD in the same frame, a misread of it, never a KD played.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    second_box = _det(C("KD"), cx - 24.5 + 4, cy - 31 + 6, conf=0.6)
+    peeking = _det(C("3C"), cx - 24.5 - 20, cy - 31 + 12, conf=0.3)
+    t.still([*t.corners("AD", "pile"), second_box, peeking], frames=10)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("AD"))]
+
+
+def test_a_reading_beside_the_pile_top_index_is_not_taken_for_a_misread_of_it():
+    # The 8C is reported; then, with no hand in between, a sure 8H is read just beside its upper index
+    # (boxes not overlapping). That is another index: it is voted on as a card of its own.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    t.still(t.corners("8C", "pile"), frames=4)
+    beside = _det(C("8H"), cx - 24.5 - 10, cy - 31 + 4, conf=0.9)
+    t.still([*t.corners("8C", "pile"), beside], frames=6)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("8C"), C("8H")]

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.cards import Card
-from vision.detections import Detection
+from vision.detections import Detection, box_overlap
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class CardVote:
         readings.sort(key=lambda d: -d.confidence)
         kept: list[Detection] = []
         for reading in readings:  # greedy, most confident first: each place keeps its best reading
-            if not any(_overlap(reading.box, other.box) >= self.same_place for other in kept):
+            if not any(box_overlap(reading.box, other.box) >= self.same_place for other in kept):
                 kept.append(reading)
         return kept
 
@@ -79,16 +79,6 @@ class CardVote:
 
 
 DEFAULT_VOTE = CardVote()
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """The share of the smaller of two boxes ``(x1, y1, x2, y2)`` that the other covers."""
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    if width <= 0 or height <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return width * height / smaller if smaller > 0 else 1.0
 
 
 def cards_in_image(detections: Iterable[Detection], vote: CardVote = DEFAULT_VOTE) -> set[Card]:
