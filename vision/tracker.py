@@ -507,9 +507,11 @@ class CardTracker:
         for track in state.tracks:
             if track.missing != 0:
                 continue
-            if len(track.points) == 1 and len(points) == 1:
-                d = float(np.linalg.norm(points[0] - track.points[0]))
-                if d <= radius or 0.55 * diag <= d <= 1.05 * diag:
+            if len(track.points) == 1:
+                # each reading on its one seen corner or a card's diagonal from it (two boxes of a reading may
+                # stand apart there, as a misread corner boxed twice does)
+                dists = [float(np.linalg.norm(p - track.points[0])) for p in points]
+                if all(d <= radius or 0.55 * diag <= d <= 1.05 * diag for d in dists):
                     return True
             elif len(track.points) >= 2:
                 # both corners already read as the card, which is still in view: other readings on it (a

@@ -116,3 +116,20 @@ def test_scorer_tells_misreads_late_cards_and_false_events_apart():
     assert score.wrong == ["7H in seat1 (still at frame 20) reported as 7D"]
     assert score.false_events == ["CardPlaced AS at frame 90"]  # the UnreadableCard had a card under it
     assert not score.ok
+
+
+def test_a_card_read_right_is_not_scored_as_misread_because_the_same_card_was_missed_in_another_hand():
+    # The QC is missed in hand 1 and read right in hand 3, where a KC is also reported beside it: that KC is
+    # a false card event, not hand 3's QC "reported as KC".
+    from vision.events import CardPlaced, VisionEvent
+    from vision.render.table import TruthEvent
+    from vision.render.truth import score_events
+
+    truth = [TruthEvent("placed", "seat1", C("QC"), 254, 25.4), TruthEvent("placed", "seat1", C("QC"), 1289, 128.9)]
+    events: list[VisionEvent] = [
+        CardPlaced("seat1", C("QC"), 0.94, frame=1289),
+        CardPlaced("seat1", C("KC"), 0.76, frame=1289),
+    ]
+    score = score_events(truth, events)
+    assert score.confirmed_once == 1 and score.missed == ["placed QC in seat1 (still at frame 254)"]
+    assert score.wrong == [] and score.false_events == ["CardPlaced KC at frame 1289"]

@@ -481,3 +481,16 @@ def test_a_reading_beside_the_pile_top_index_is_not_taken_for_a_misread_of_it():
     beside = _det(C("8H"), cx - 24.5 - 10, cy - 31 + 4, conf=0.9)
     t.still([*t.corners("8C", "pile"), beside], frames=6)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("8C"), C("8H")]
+
+
+def test_the_other_corner_of_a_played_card_boxed_twice_and_misread_is_not_a_second_card():
+    # The QC is read at its lower corner; its upper corner reads KC in two boxes a little over a corner's
+    # size apart (so taken for two places). Both lie a card's diagonal from the QC's corner: that is the
+    # QC misread, and 3-5-8's seat zone holds one card, so no KC is reported beside it.
+    t = Table("358")
+    cx, cy = t.layout.zone("seat1").center
+    t.hand_over("seat1")
+    qc = _det(C("QC"), cx + 24.5, cy + 31, conf=0.93)
+    kc_boxes = [_det(C("KC"), cx - 24.5, cy - 31, conf=0.77), _det(C("KC"), cx - 24.5 + 31, cy - 31 - 6, conf=0.76)]
+    t.still([qc, *kc_boxes], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QC")]

@@ -114,6 +114,7 @@ def score_events(
     placed = [e for e in events if isinstance(e, CardPlaced)]
     moved = [e for e in events if isinstance(e, CardMoved)]
     used: set[int] = set()
+    missed: list[TruthEvent] = []
     for t in truth:
         if t.kind not in ("placed", "moved"):
             continue
@@ -130,6 +131,7 @@ def score_events(
         ]
         if not hits:
             score.missed.append(f"{t.kind} {t.card} in {t.zone} (still at frame {t.still_frame})")
+            missed.append(t)
             continue
         first = min(hits, key=lambda e: e.frame)
         used.add(id(first))
@@ -143,8 +145,8 @@ def score_events(
                 used.add(id(extra))
                 score.duplicates.append(f"{t.card} in {t.zone} reported again at frame {extra.frame}")
     # a played card reported as another card, in its zone at its time: a misread (the recogniser's doing)
-    for t in truth:
-        if t.kind != "placed" or not any(m.startswith(f"placed {t.card} in {t.zone} ") for m in score.missed):
+    for t in missed:
+        if t.kind != "placed":
             continue
         other = [e for e in placed if id(e) not in used and e.zone == t.zone and abs(e.frame - t.still_frame) <= window]
         if other:
