@@ -106,6 +106,14 @@ class TrackerSettings:
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
 
+    def __post_init__(self) -> None:
+        # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
+        # minority reading confirmed (agreement); above 1 nothing would ever be
+        for name in ("agreement", "same_index"):
+            value = getattr(self, name)
+            if not 0.0 < value <= 1.0:
+                raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrackerSettings:
         """Settings from config; an unknown key or a bad value raises ValueError naming it."""

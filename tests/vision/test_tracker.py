@@ -358,6 +358,10 @@ def test_settings_from_config_name_bad_keys():
         TrackerSettings.from_dict({"gone_frames": 2.5})
     with pytest.raises(ValueError, match=r"tracker\.agreement: must not be negative"):
         TrackerSettings.from_dict({"agreement": -1})
+    with pytest.raises(ValueError, match=r"tracker\.same_index: must be a share in \(0, 1\], not 0"):
+        TrackerSettings.from_dict({"same_index": 0})
+    with pytest.raises(ValueError, match=r"tracker\.agreement: must be a share"):
+        TrackerSettings.from_dict({"agreement": 1.5})
 
 
 def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
