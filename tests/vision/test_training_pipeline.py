@@ -17,7 +17,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     started: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
-    options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5"]
+    options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -29,6 +29,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
+    assert there.cls_arch == "residual"
     assert (
         there.upright
         and pipeline._manifest(there, tmp_path)["classifier"] == pipeline._manifest(here, tmp_path)["classifier"]

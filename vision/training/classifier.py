@@ -18,13 +18,28 @@ from torch import nn
 
 from vision.recognise.classifier import combine_upright_turns
 
-from .dataset import NOT_INDEX
+from .dataset import ARCHITECTURES, NOT_INDEX
 
 __all__ = ["CropNet", "evaluate", "export_onnx", "predict", "reject_rates", "train_classifier"]
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class _Residual(nn.Module):
+    """Two 3x3 convolutions and a skip connection (a ResNet basic block, channels unchanged)."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            _conv(channels, channels), nn.Conv2d(channels, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels)
+        )
+        self.act = nn.ReLU(inplace=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.act(x + self.body(x))
+        return out
 
 
 class CropNet(nn.Module):
@@ -36,9 +51,14 @@ class CropNet(nn.Module):
     52 independent classes. The outputs are ``log p(index) + log p(rank) + log p(suit)`` for the 52
     cards and ``log p(not index)`` last, so the runtime still reads one softmax. Strided convolutions
     keep it cheap (about 27 M multiply-adds a crop).
+
+    ``arch="residual"`` swaps the features for a stride-2 stem and one residual block at each of the
+    three scales (24, 12 and 6 px; about 38 M multiply-adds): the 48-px layers of the plain stack are
+    what a CPU spends most of its training time on (memory, not arithmetic), so the residual net
+    trains a batch a little faster here while being twice as deep where the glyphs are resolved.
     """
 
-    def __init__(self, width: int = 32, upright: bool = False) -> None:
+    def __init__(self, width: int = 32, upright: bool = False, arch: str = "plain") -> None:
         super().__init__()
         w = width
         self.upright = upright
@@ -46,18 +66,16 @@ class CropNet(nn.Module):
         by a quarter turn or more, not an index) and the output gains a "turned" column before "not an
         index" (N x 54). The runtime reads every quarter turn of a crop and adds up the card columns
         (:func:`vision.recognise.classifier.combine_upright_turns`)."""
-        self.features = nn.Sequential(
-            _conv(3, 24),
-            _conv(24, w, 2),
-            _conv(w, w),
-            _conv(w, 2 * w, 2),
-            _conv(2 * w, 2 * w),
-            _conv(2 * w, 4 * w, 2),
-            _conv(4 * w, 4 * w),
-            nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(),
-            nn.Dropout(0.2),
-        )
+        if arch not in ARCHITECTURES:
+            raise ValueError(f"unknown classifier architecture {arch!r}; choose one of {', '.join(ARCHITECTURES)}")
+        self.arch = arch
+        if arch == "residual":
+            body: list[nn.Module] = [_conv(3, w, 2), _Residual(w)]
+            body += [_conv(w, 2 * w, 2), _Residual(2 * w), _conv(2 * w, 4 * w, 2), _Residual(4 * w)]
+        else:
+            body = [_conv(3, 24), _conv(24, w, 2), _conv(w, w), _conv(w, 2 * w, 2), _conv(2 * w, 2 * w)]
+            body += [_conv(2 * w, 4 * w, 2), _conv(4 * w, 4 * w)]
+        self.features = nn.Sequential(*body, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
         self.rank = nn.Linear(4 * w, 13)
         self.suit = nn.Linear(4 * w, 4)
         self.index = nn.Linear(4 * w, 3 if upright else 2)  # a corner index (upright, turned), not one
@@ -202,19 +220,24 @@ def train_classifier(
     max_lr: float = 5e-3,
     turns: np.ndarray | None = None,
     ink_spread: float = 0.0,
+    arch: str = "plain",
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
     :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
     crop's quarter turns to upright, see :func:`vision.training.dataset.make_crops`) the model learns to
     read indices upright only (:class:`CropNet` ``upright``). ``ink_spread`` is the share of each batch
-    whose ink is spread (:func:`_spread_ink`)."""
+    whose ink is spread (:func:`_spread_ink`). ``arch`` picks the network (:class:`CropNet`).
+
+    The model and each batch are kept channels-last: the same arithmetic, and a tenth to a fifth
+    faster on this CPU, so a time-capped run gets through more epochs."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     upright = turns is not None
-    model = CropNet(upright=upright)
+    model = CropNet(upright=upright, arch=arch)
     t_all = torch.from_numpy(turns) if turns is not None else None
     if init is not None:  # continue from our own earlier checkpoint
         model.load_state_dict(torch.load(init, weights_only=True))
+    model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # (in place; the stub omits it)
     batch = 96
     steps = epochs * math.ceil(len(crops) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=_learning_rate(max_lr, 0.0, 0.0), weight_decay=5e-4)
@@ -239,7 +262,7 @@ def train_classifier(
             else:
                 card = yb < NOT_INDEX
                 index_target = (~card).long()
-            rank, suit, index = model.heads(xb)
+            rank, suit, index = model.heads(xb.contiguous(memory_format=torch.channels_last))
             loss = loss_fn(index, index_target)
             if card.any():
                 loss = loss + loss_fn(rank[card], yb[card] % 13) + loss_fn(suit[card], yb[card] // 13)
@@ -267,6 +290,7 @@ def train_classifier(
             print("classifier: time limit reached, stopping", flush=True)
             break
     model.load_state_dict(torch.load(out / "classifier-best.pt", weights_only=True))
+    model.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
     model.eval()
     return model
 

@@ -17,7 +17,16 @@ import numpy as np
 
 from vision.synth.scenes import Scene, SceneConfig, render_scene
 
-__all__ = ["CROP_SIZE", "NOT_INDEX", "NO_TURN", "crop_label", "make_crops", "negative_boxes", "write_yolo_split"]
+__all__ = [
+    "ARCHITECTURES",
+    "CROP_SIZE",
+    "NOT_INDEX",
+    "NO_TURN",
+    "crop_label",
+    "make_crops",
+    "negative_boxes",
+    "write_yolo_split",
+]
 
 CROP_SIZE = 48
 MARGIN = (1.0, 1.35)
@@ -27,6 +36,9 @@ NOT_INDEX = 52
 """Label of a crop that shows no corner index (a pip, court art, table): the classifier's reject class."""
 NO_TURN = -1
 """The turns of a crop that shows no index (it has no upright)."""
+ARCHITECTURES = ("plain", "residual")
+"""The crop classifier's networks (``vision.training.classifier.CropNet`` ``arch``); here, beside the
+crops they read, because the training command offers the choice before it imports torch."""
 
 
 def crop_label(

@@ -33,7 +33,7 @@ from vision.synth.corners import measure_design
 from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
-from .dataset import CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
+from .dataset import ARCHITECTURES, CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
 
 __all__ = ["main"]
 
@@ -112,6 +112,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
         "runtime reads all four turns and adds up the cards); default: one that reads every turn alike",
+    )
+    p.add_argument(
+        "--cls-arch",
+        choices=ARCHITECTURES,
+        default="plain",
+        help="the classifier network: 'plain' (the shipped models') or 'residual' (see CropNet)",
     )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
@@ -238,6 +244,7 @@ def _stage_classifier(
         a.cls_lr,
         turns=t_tr if a.upright else None,
         ink_spread=a.ink_spread,
+        arch=a.cls_arch,
     )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
@@ -482,7 +489,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
-    argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}"]
+    argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
     if a.upright:
         argv.append("--upright")
     if a.quick:

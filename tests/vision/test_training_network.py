@@ -1,0 +1,61 @@
+"""The crop classifier's networks: either one, exported, is read by the Pi's runtime exactly as torch
+reads it, and a network that does not exist is refused by name (needs the train extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+import torch
+
+from vision.recognise.classifier import CornerClassifier
+from vision.recognise.manifest import ClassifierSpec
+from vision.training import pipeline
+from vision.training.classifier import CropNet, export_onnx, train_classifier
+from vision.training.dataset import ARCHITECTURES, NOT_INDEX
+
+
+@pytest.mark.parametrize("arch", ARCHITECTURES)
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch's own, about its legacy ONNX exporter
+def test_an_exported_network_reads_the_same_on_the_runtime(arch: str, tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    model = CropNet(arch=arch).eval()
+    path = tmp_path / "classifier.onnx"
+    export_onnx(model, path, 48)
+    spec = ClassifierSpec.model_validate(pipeline._manifest(pipeline._args([]), tmp_path)["classifier"])
+    runtime = CornerClassifier(path, spec)
+    crops = np.random.default_rng(0).random((5, 3, 48, 48), dtype=np.float32)
+    with torch.no_grad():
+        expected = torch.exp(model(torch.from_numpy(crops))).numpy()
+    assert np.allclose(runtime._read(crops), expected, atol=1e-4)
+    assert runtime._read(crops).shape == (5, 53)  # 52 cards and "not an index"
+
+
+def test_a_short_residual_training_learns_and_comes_back_ready_to_export(tmp_path: Path) -> None:
+    """Trained channels-last, the model comes back in the ordinary layout and better than chance on
+    crops it was trained on (two cards that differ in every pixel)."""
+    rng = np.random.default_rng(1)
+    crops = np.concatenate([np.full((48, 48, 48, 3), 30, np.uint8), np.full((48, 48, 48, 3), 220, np.uint8)])
+    crops = np.clip(crops + rng.integers(-20, 20, crops.shape), 0, 255).astype(np.uint8)
+    labels = np.array([0] * 48 + [NOT_INDEX] * 48, np.int64)
+    log: list[dict[str, float]] = []
+    model = train_classifier(crops, labels, (crops, labels), 20, 0, tmp_path, 600.0, log, arch="residual")
+    assert model.arch == "residual" and len(log) == 20
+    assert all(p.is_contiguous() for p in model.parameters())
+    with torch.no_grad():
+        x = torch.from_numpy(crops[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+        pred = model(x).argmax(1).numpy()
+    assert (pred == labels).mean() > 0.9
+
+
+def test_an_unknown_network_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="resnet50"):
+        CropNet(arch="resnet50")
+    with pytest.raises(SystemExit):
+        pipeline._args(["--cls-arch", "resnet50"])
+    assert "resnet50" in capsys.readouterr().err
