@@ -228,8 +228,9 @@ def train_classifier(
     read indices upright only (:class:`CropNet` ``upright``). ``ink_spread`` is the share of each batch
     whose ink is spread (:func:`_spread_ink`). ``arch`` picks the network (:class:`CropNet`).
 
-    The model and each batch are kept channels-last: the same arithmetic, and a tenth to a fifth
-    faster on this CPU, so a time-capped run gets through more epochs."""
+    The model and each batch are kept channels-last: the same network and data (only the order of the
+    sums within a convolution may differ), and a tenth to a fifth faster a batch on this CPU, so a
+    time-capped run gets through more epochs."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     upright = turns is not None

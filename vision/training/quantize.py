@@ -1,7 +1,8 @@
 """The 8-bit classifier, calibrated on synthetic training crops.
 
-onnxruntime's static quantisation (QDQ, per-channel int8 weights, uint8 activations) turns every
-convolution into an integer one; on a CPU with 8-bit dot-product instructions (x86 VNNI, the Pi 5's
+onnxruntime's static quantisation (QDQ, per-channel int8 weights in a 7-bit range, uint8
+activations) turns every convolution into an integer one; on a CPU with 8-bit dot-product
+instructions (x86 VNNI, the Pi 5's
 Arm ``sdot``) that runs the classifier about twice as fast at the same accuracy, which matters
 because the classifier reads every corner in view, up to four times. Only convolutions are
 quantised, so softmax-like heads keep their float precision. The detector stays float: an 8-bit
