@@ -96,6 +96,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the classifier alone on the labelled corner boxes: card, rank and suit right, suits confused",
     )
+    ev.add_argument(
+        "--per-image",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write each image's cards shown and found here (JSON lines), for `cardtable vision compare`",
+    )
+    compare = sub.add_parser(
+        "compare", help="is run B better than run A on the same photos? (paired bootstrap over --per-image files)"
+    )
+    compare.add_argument("a", metavar="A", type=Path, help="per-image records of the first run")
+    compare.add_argument("b", metavar="B", type=Path, help="per-image records of the second run")
+    compare.add_argument("--rounds", type=_positive, default=2000, help="bootstrap resamples (default 2000)")
+    compare.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     tune = sub.add_parser("tune", help="recall/precision for a range of card-vote thresholds (synthetic sets)")
     _add_model_options(tune)
     synth = sub.add_parser("synth", help="render a synthetic held-out set (unseen designs) in the eval format")
@@ -121,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         return _eval(args)
     if command == "tune":
         return _tune(args)
+    if command == "compare":
+        return _compare(args)
     if command == "synth":
         return _synth(args)
     if command == "train":
@@ -192,7 +208,28 @@ def _eval(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cardtable vision: cannot write failures to {args.errors}: {exc}", file=sys.stderr)
         return 2
+    if args.per_image is not None:
+        from vision.evaluation.compare import write_records
+
+        try:
+            write_records(args.per_image, report.records())
+        except OSError as exc:
+            print(f"cardtable vision: cannot write per-image records to {args.per_image}: {exc}", file=sys.stderr)
+            return 2
     print(json.dumps(report.summary()))
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from vision.evaluation import DatasetError
+    from vision.evaluation.compare import paired_difference, read_records
+
+    try:
+        result = paired_difference(read_records(args.a), read_records(args.b), rounds=args.rounds, seed=args.seed)
+    except DatasetError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=1))
     return 0
 
 

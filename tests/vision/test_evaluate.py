@@ -267,3 +267,80 @@ def test_synth_writes_a_held_out_set_that_eval_reads(
     assert all(c.card in first.cards for c in first.corners)
     status, text, _ = _eval(capsys, str(out), "--models", str(models))
     assert status == 0 and json.loads(text)["images"] == 2
+
+
+def test_per_image_records_hold_what_each_photo_showed_and_what_was_found(
+    dataset: Path, models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "run.jsonl"
+    status, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--per-image", str(records))
+
+    assert status == 0 and json.loads(out)["recall"] == 0.5
+    rows = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [(r["image"], r["subset"]) for r in rows] == [
+        ("images/a.png", "s1"),
+        ("images/b.png", "s1"),
+        ("images/c.png", "s2"),
+    ]
+    assert [r["found"] for r in rows] == [[RED], [GREEN], [RED]]
+    assert rows[2]["cards"] == sorted([RED, "5H"])
+
+
+def _records(path: Path, found: list[list[str]], cards: list[list[str]]) -> Path:
+    rows = [
+        {"image": f"images/{i}.jpg", "subset": "s1" if i % 2 else "s2", "cards": c, "found": f}
+        for i, (f, c) in enumerate(zip(found, cards, strict=True))
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _compare(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["vision", "compare", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_compare_tells_a_model_that_finds_every_card_from_one_that_misses_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cards = [["QS", "2H"]] * 40
+    a = _records(tmp_path / "a.jsonl", [["QS"]] * 40, cards)  # half of every photo's cards
+    b = _records(tmp_path / "b.jsonl", [["QS", "2H"]] * 40, cards)
+    status, out, _ = _compare(capsys, str(a), str(b))
+
+    assert status == 0
+    result = json.loads(out)
+    recall = result["all"]["recall"]
+    assert (recall["a"], recall["b"], recall["difference"]) == (0.5, 1.0, 0.5)
+    assert recall["tells_apart"] and recall["interval"][0] > 0
+    assert result["s1"]["images"] == result["s2"]["images"] == 20
+
+
+def test_compare_does_not_tell_apart_two_runs_that_differ_on_one_photo_of_many(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(1)
+    cards = [["QS", "2H", "KD"] for _ in range(30)]
+    found = [[c for c in row if rng.random() < 0.8] for row in cards]
+    a = _records(tmp_path / "a.jsonl", found, cards)
+    b = _records(tmp_path / "b.jsonl", [row if i else [] for i, row in enumerate(found)], cards)  # one photo lost
+    _, out, _ = _compare(capsys, str(a), str(b))
+
+    recall = json.loads(out)["all"]["recall"]
+    assert recall["difference"] < 0
+    assert recall["interval"][0] < 0 <= recall["interval"][1] and not recall["tells_apart"]
+
+
+def test_compare_refuses_runs_of_different_photos_and_malformed_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _records(tmp_path / "a.jsonl", [["QS"]] * 3, [["QS"]] * 3)
+    b = _records(tmp_path / "b.jsonl", [["QS"]] * 2, [["QS"]] * 2)
+    status, out, err = _compare(capsys, str(a), str(b))
+    assert status == 2 and out == "" and "did not read the same photos" in err
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"image": "x.jpg", "subset": "s1", "cards": ["QS"]}\n')
+    status, _, err = _compare(capsys, str(a), str(bad))
+    assert status == 2 and f"{bad}:1: not a per-image record" in err and "Traceback" not in err

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.detections import Detection, Recogniser
+from vision.evaluation.compare import ImageRecord
 from vision.evaluation.dataset import Dataset, DatasetError, Sample
 from vision.evaluation.failures import FailureWriter
 from vision.evaluation.scoring import Tally
@@ -38,6 +39,8 @@ class Report:
     results: list[ImageResult] = field(default_factory=list)
     vote: CardVote = DEFAULT_VOTE
     threads: int = 1
+    root: Path | None = None
+    """The dataset folder, which per-image records name their photos relative to."""
 
     def tallies(self, vote: CardVote | None = None) -> tuple[Tally, dict[str, Tally]]:
         """The overall tally and one per subset, under ``vote`` (the report's own by default)."""
@@ -49,6 +52,19 @@ class Report:
             total.add(found, result.sample.cards)
             subsets.setdefault(result.sample.subset, Tally()).add(found, result.sample.cards)
         return total, subsets
+
+    def records(self) -> list[ImageRecord]:
+        """Per image, the cards shown and the cards found under the report's vote (``--per-image``), so two
+        runs can be compared photo by photo (:mod:`vision.evaluation.compare`)."""
+        return [
+            ImageRecord(
+                str(r.sample.path.relative_to(self.root)) if self.root else r.sample.name,
+                r.sample.subset,
+                frozenset(str(c) for c in r.sample.cards),
+                frozenset(str(c) for c in self.vote.cards(r.detections)),
+            )
+            for r in self.results
+        ]
 
     def summary(self) -> dict[str, object]:
         """The one JSON object ``cardtable vision eval`` prints."""
@@ -82,7 +98,7 @@ def evaluate(
     threads: int = 1,
 ) -> Report:
     """Read every image of ``dataset`` (the first ``limit``) and score it; draw failures into ``errors``."""
-    report = Report(vote=vote, threads=threads)
+    report = Report(vote=vote, threads=threads, root=dataset.root)
     writer = FailureWriter(errors) if errors is not None else None
     samples = dataset.samples[:limit] if limit is not None else dataset.samples
     try:
