@@ -58,7 +58,9 @@ class Report:
         runs can be compared photo by photo (:mod:`vision.evaluation.compare`)."""
         return [
             ImageRecord(
-                str(r.sample.path.relative_to(self.root)) if self.root else r.sample.name,
+                str(r.sample.path.relative_to(self.root))
+                if self.root and r.sample.path.is_relative_to(self.root)
+                else str(r.sample.path),
                 r.sample.subset,
                 frozenset(str(c) for c in r.sample.cards),
                 frozenset(str(c) for c in self.vote.cards(r.detections)),
