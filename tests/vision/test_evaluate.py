@@ -311,10 +311,10 @@ def test_compare_tells_a_model_that_finds_every_card_from_one_that_misses_half(
 
     assert status == 0
     result = json.loads(out)
-    recall = result["all"]["recall"]
+    recall = result["overall"]["recall"]
     assert (recall["a"], recall["b"], recall["difference"]) == (0.5, 1.0, 0.5)
     assert recall["tells_apart"] and recall["interval"][0] > 0
-    assert result["s1"]["images"] == result["s2"]["images"] == 20
+    assert result["subsets"]["s1"]["images"] == result["subsets"]["s2"]["images"] == 20
 
 
 def test_compare_does_not_tell_apart_two_runs_that_differ_on_one_photo_of_many(
@@ -327,7 +327,7 @@ def test_compare_does_not_tell_apart_two_runs_that_differ_on_one_photo_of_many(
     b = _records(tmp_path / "b.jsonl", [row if i else [] for i, row in enumerate(found)], cards)  # one photo lost
     _, out, _ = _compare(capsys, str(a), str(b))
 
-    recall = json.loads(out)["all"]["recall"]
+    recall = json.loads(out)["overall"]["recall"]
     assert recall["difference"] < 0
     assert recall["interval"][0] < 0 <= recall["interval"][1] and not recall["tells_apart"]
 

@@ -78,7 +78,8 @@ def _counts(records: Sequence[ImageRecord]) -> np.ndarray:
 
 
 def _scores(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Micro-averaged recall and precision of each resample ``counts`` (..., photos, 3)."""
+    """Micro-averaged recall and precision of each resample ``counts`` (..., photos, 3), by
+    :class:`~vision.evaluation.scoring.Tally`'s rules (no claims: precision 1 only if nothing was there)."""
     shown, claimed, right = counts[..., 0].sum(-1), counts[..., 1].sum(-1), counts[..., 2].sum(-1)
     recall = np.where(shown > 0, right / np.maximum(shown, 1), 1.0)
     precision = np.where(claimed > 0, right / np.maximum(claimed, 1), np.where(shown == 0, 1.0, 0.0))
@@ -96,15 +97,15 @@ def paired_difference(
     if len(by_name) != len(a) or {r.image for r in b} != set(by_name) or len(b) != len(a):
         raise DatasetError("the two runs did not read the same photos: compare runs of one dataset")
     pairs = [(by_name[r.image], r) for r in b]
-    rng = np.random.default_rng(seed)
-    out: dict[str, object] = {"rounds": rounds, "level": level}
-    groups: dict[str, list[tuple[ImageRecord, ImageRecord]]] = {"all": pairs}
+    subsets: dict[str, list[tuple[ImageRecord, ImageRecord]]] = {}
     for pa, pb in pairs:
-        groups.setdefault(pb.subset, []).append((pa, pb))
+        subsets.setdefault(pb.subset, []).append((pa, pb))
     lo, hi = 100 * (1 - level) / 2, 100 * (1 + level) / 2
-    for name, group in groups.items():
+
+    def compare(group: list[tuple[ImageRecord, ImageRecord]]) -> dict[str, object]:
         ca, cb = _counts([p[0] for p in group]), _counts([p[1] for p in group])
-        picks = rng.integers(0, len(group), size=(rounds, len(group)))
+        # each group resamples from the seed afresh, so its interval does not depend on the others
+        picks = np.random.default_rng(seed).integers(0, len(group), size=(rounds, len(group)))
         ra, pa_ = _scores(ca[picks])
         rb, pb_ = _scores(cb[picks])
         ra0, pa0 = (float(x) for x in _scores(ca))
@@ -119,5 +120,11 @@ def paired_difference(
                 "interval": [low, high],
                 "tells_apart": bool(low > 0 or high < 0),
             }
-        out[name] = result
-    return out
+        return result
+
+    return {
+        "rounds": rounds,
+        "level": level,
+        "overall": compare(pairs),
+        "subsets": {name: compare(subsets[name]) for name in sorted(subsets)},
+    }
