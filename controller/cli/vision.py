@@ -186,6 +186,13 @@ def _eval(args: argparse.Namespace) -> int:
     if args.labelled_boxes:
         from vision.evaluation.crops import classify_labelled_boxes
 
+        if args.per_image is not None:
+            print(
+                "cardtable vision: --per-image records the recogniser's cards; --labelled-boxes has none",
+                file=sys.stderr,
+            )
+            return 2
+
         try:
             print(json.dumps(classify_labelled_boxes(recogniser, dataset, limit=args.limit)))
         except DatasetError as exc:

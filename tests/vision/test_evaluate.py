@@ -344,3 +344,17 @@ def test_compare_refuses_runs_of_different_photos_and_malformed_records(
     bad.write_text('{"image": "x.jpg", "subset": "s1", "cards": ["QS"]}\n')
     status, _, err = _compare(capsys, str(a), str(bad))
     assert status == 2 and f"{bad}:1: not a per-image record" in err and "Traceback" not in err
+
+    bad.write_text('{"image": "x.jpg", "subset": "s1", "cards": "QS", "found": []}\n')  # a string, not a list
+    status, _, err = _compare(capsys, str(a), str(bad))
+    assert status == 2 and f"{bad}:1: not a per-image record" in err
+
+
+def test_per_image_with_labelled_boxes_is_refused(
+    dataset: Path, models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "run.jsonl"
+    status, out, err = _eval(
+        capsys, str(dataset), "--models", str(models), "--labelled-boxes", "--per-image", str(records)
+    )
+    assert status == 2 and out == "" and "--per-image" in err and not records.exists()

@@ -56,6 +56,8 @@ def read_records(path: Path) -> list[ImageRecord]:
             continue
         try:
             row = json.loads(line)
+            if not isinstance(row["cards"], list) or not isinstance(row["found"], list):
+                raise TypeError("cards and found must be lists of card names")
             record = ImageRecord(
                 str(row["image"]),
                 str(row["subset"]),
