@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit, deck
-from vision.synth.drawn import DRAWN, draw_face, draw_suit, render_drawn, style_for
+from vision.synth.drawn import (
+    BLEEDING,
+    DRAWN,
+    bleeds,
+    draw_face,
+    draw_suit,
+    is_current,
+    is_drawn,
+    render_drawn,
+    style_for,
+    with_bleeding_courts,
+)
 from vision.synth.faces import FaceError, corner_boxes, load_back, load_face, render_design
 
 
@@ -90,3 +101,34 @@ def test_a_drawn_deck_cached_by_older_drawing_code_is_drawn_again(tmp_path: Path
     render_design(DRAWN[3], tmp_path)
     assert cv2.imread(str(out / "QC.png")) is not None and stamp.read_text().startswith("drawing ")
     assert "drawing 0" not in stamp.read_text()
+
+
+def test_a_bleed_twin_differs_only_in_its_court_pictures_and_keeps_its_index_readable() -> None:
+    """``--bleeding-courts`` trains on courts printed to the edges, the index over the picture (as
+    orell prints them, the Makao pile's misses); the pips, the boxes and the plain deck stay as shipped."""
+    plain, twin = BLEEDING[0], with_bleeding_courts([BLEEDING[0]])[0]
+    assert twin == f"{plain}-bleed" and bleeds(twin) and not bleeds(plain) and is_drawn(twin)
+    assert with_bleeding_courts(["paris", DRAWN[0]]) == ("paris", DRAWN[0])  # only the chosen decks
+    assert style_for(twin) == style_for(plain)
+    for text in ("5C", "AS"):
+        a, boxes_a = draw_face(plain, Card.from_text(text))
+        b, boxes_b = draw_face(twin, Card.from_text(text))
+        assert np.array_equal(a, b) and boxes_a == boxes_b, text
+    for card in (c for c in deck() if c.rank.code in "JQK"):
+        a, boxes_a = draw_face(plain, card)
+        b, boxes_b = draw_face(twin, card)
+        assert boxes_a == boxes_b, card
+        h, w = b.shape[:2]
+        # the picture reaches the edges: the band along the long sides is no longer the plain deck's paper
+        ring = np.zeros((h, w), bool)
+        ring[h // 5 : 4 * h // 5, 3:10] = ring[h // 5 : 4 * h // 5, w - 10 : w - 3] = True
+        changed = (np.abs(a[..., :3].astype(int) - b[..., :3]).max(axis=2) > 30)[ring].mean()
+        assert changed > 0.05, f"{card}: picture does not run to the edge ({changed:.3f} of the band changed)"
+        for box in boxes_b:  # the index stays ink on a paler ground
+            assert 0.1 < _ink(b, box) < 0.9, f"{twin} {card}: box {box}"
+
+
+def test_a_bleed_twin_has_a_cache_of_its_own(tmp_path: Path) -> None:
+    twin = with_bleeding_courts([BLEEDING[0]])[0]
+    out = render_drawn(twin, tmp_path / twin)
+    assert is_current(twin, out) and not is_current(BLEEDING[0], out)

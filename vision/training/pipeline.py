@@ -30,6 +30,7 @@ import numpy as np
 from engine.cards import Card
 from vision.argtypes import probability
 from vision.synth.corners import measure_design
+from vision.synth.drawn import with_bleeding_courts
 from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
@@ -119,6 +120,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         default="plain",
         help="the classifier network: 'plain' (the shipped models') or 'residual' (see CropNet)",
     )
+    p.add_argument(
+        "--bleeding-courts",
+        action="store_true",
+        help="train on drawn decks 01, 04, 07 and 10 with their court pictures printed to the edges, the index "
+        "over the picture (default: off, the shipped models; see vision.synth.drawn.BLEEDING)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for data generation and loading")
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
@@ -156,8 +163,13 @@ def _log(msg: str) -> None:
     print(f"[{datetime.now(UTC).strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def _faces(jokers: bool) -> None:
-    for name in (*DESIGNS, *DRAWN):
+def _train_designs(a: argparse.Namespace) -> tuple[str, ...]:
+    """The designs this run trains on: :data:`TRAIN_DESIGNS`, or with ``--bleeding-courts`` their twins."""
+    return with_bleeding_courts(TRAIN_DESIGNS) if a.bleeding_courts else TRAIN_DESIGNS
+
+
+def _faces(jokers: bool, designs: tuple[str, ...]) -> None:
+    for name in dict.fromkeys((*DESIGNS, *DRAWN, *designs)):
         render_design(name)  # a drawn deck writes its boxes as it draws them
         if not (CACHE_DIR / name / "index_boxes.json").exists():
             measure_design(name)
@@ -180,8 +192,9 @@ def _stage_detector_data(a: argparse.Namespace, out: Path, n_det: int, n_val: in
     _log(f"writing detector scenes: {n_det} train, {n_val} val, {n_held} held-out")
     t = time.monotonic()
     train_seeds = range(_DET_TRAIN, _DET_TRAIN + n_det)
-    boxes = write_yolo_split(det_root / "train", train_seeds, TRAIN_DESIGNS, det_cfg, a.workers)
-    write_yolo_split(det_root / "val", range(_DET_VAL, _DET_VAL + n_val), TRAIN_DESIGNS, det_cfg, a.workers)
+    designs = _train_designs(a)
+    boxes = write_yolo_split(det_root / "train", train_seeds, designs, det_cfg, a.workers)
+    write_yolo_split(det_root / "val", range(_DET_VAL, _DET_VAL + n_val), designs, det_cfg, a.workers)
     write_yolo_split(det_root / "heldout", range(_DET_HELD, _DET_HELD + n_held), HELD_OUT, det_cfg, a.workers)
     (det_root / "data.yaml").write_text(
         f"path: {det_root}\ntrain: train/images\nval: val/images\ntest: heldout/images\nnames:\n  0: corner\n"
@@ -218,9 +231,9 @@ def _stage_classifier(
         t_tr = z.get("t_tr")  # caches written before the turns were kept have none
     else:
         x_tr, y_tr, t_tr = make_crops(
-            range(_CLS_TRAIN, _CLS_TRAIN + n_cls), TRAIN_DESIGNS, cls_cfg, a.workers, neg, a.crop_margin
+            range(_CLS_TRAIN, _CLS_TRAIN + n_cls), _train_designs(a), cls_cfg, a.workers, neg, a.crop_margin
         )
-        x_va, y_va, _ = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), TRAIN_DESIGNS, cls_cfg, a.workers, neg)
+        x_va, y_va, _ = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), _train_designs(a), cls_cfg, a.workers, neg)
         x_ho, y_ho, _ = make_crops(range(_CLS_HELD, _CLS_HELD + n_held * 2), HELD_OUT, cls_cfg, a.workers, neg)
         np.savez(cache, x_tr=x_tr, y_tr=y_tr, t_tr=t_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
     data_s = time.monotonic() - t
@@ -277,7 +290,9 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     jokers = f"-j{cfg.joker_probability:g}" if cfg.joker_probability else ""
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
-    name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{stretch}{defocus}{jokers}{turns}{margin}"
+    bleed = "-b" if a.bleeding_courts else ""
+    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}"
+    name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
 
@@ -393,7 +408,7 @@ def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": a.seed,
         "held_out_designs": list(HELD_OUT),
-        "train_designs": list(TRAIN_DESIGNS),
+        "train_designs": list(_train_designs(a)),
     }
 
 
@@ -432,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     if "faces" in stages:
         _log("rendering and measuring card faces")
         t = time.monotonic()
-        _faces(a.jokers > 0)
+        _faces(a.jokers > 0, _train_designs(a))
         _save_part(out, "faces", {"faces_s": time.monotonic() - t})
     if "detector-data" in stages:
         _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
@@ -492,6 +507,8 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
     if a.upright:
         argv.append("--upright")
+    if a.bleeding_courts:
+        argv.append("--bleeding-courts")
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
