@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from vision.synth.drawn import BLEEDING
+from vision.synth.faces import TRAIN_DESIGNS
 from vision.training import pipeline
 
 
@@ -32,7 +33,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert there.cls_arch == "residual"
-    assert pipeline._train_designs(there) == pipeline._train_designs(here) != pipeline.TRAIN_DESIGNS
+    assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright
         and pipeline._manifest(there, tmp_path)["classifier"] == pipeline._manifest(here, tmp_path)["classifier"]
@@ -56,7 +57,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
     assert pipeline._args([]).ink_spread == 0.0
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
-    assert pipeline._train_designs(pipeline._args([])) == pipeline.TRAIN_DESIGNS  # no court art behind an index
+    assert pipeline._train_designs(pipeline._args([])) == TRAIN_DESIGNS  # no court art behind an index
 
 
 def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -> None:
@@ -64,8 +65,8 @@ def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -
     ``-bleed`` twins, records them in the manifest, and caches its crops apart."""
     a = pipeline._args(["--bleeding-courts"])
     designs = pipeline._train_designs(a)
-    swapped = [name for name in designs if name not in pipeline.TRAIN_DESIGNS]
-    assert len(designs) == len(pipeline.TRAIN_DESIGNS) and swapped == [f"{n}-bleed" for n in BLEEDING]
+    swapped = [name for name in designs if name not in TRAIN_DESIGNS]
+    assert len(designs) == len(TRAIN_DESIGNS) and swapped == [f"{n}-bleed" for n in BLEEDING]
     assert pipeline._manifest(a, tmp_path)["train_designs"] == list(designs)
     assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
 
