@@ -280,7 +280,7 @@ class Demo:
         except Exception as exc:
             log.warning("calibration from the mat's markers failed (%s); using the renderer's camera", exc)
             calibration = renderer.true_calibration()
-        tracker = CardTracker(layout, calibration)
+        tracker = CardTracker(layout, calibration, reader=getattr(recogniser, "read", None))
         referee.start()
 
         def process(frames: list[Any]) -> None:

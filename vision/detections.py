@@ -7,7 +7,7 @@ index (a card lying flat shows two); the tracker groups them into cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -68,3 +68,9 @@ class Recogniser(Protocol):
     """
 
     def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]: ...
+
+
+BoxReader = Callable[[np.ndarray, Sequence[Region]], list[Detection]]
+"""Reads the corner indices at given boxes of an image, without looking for them (the classifier alone:
+:meth:`vision.recognise.OnnxRecogniser.read`). The tracker uses one, when given, to read a card the
+detector missed where the card's outline says its indices are (:mod:`vision.proposals`)."""

@@ -20,6 +20,11 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   is two witnesses), and a mean confidence of at least ``min_confidence``. A reading on an index that
   is read as a reported card in the same frame (boxes overlapping by ``same_index``) is that card
   misread and gets no vote.
+* **outline**: with a ``reader`` (the classifier alone), a card the detector did not read is read where its
+  indices must be. What changed in the zone since the view before the hand came is the card just put down;
+  its card-sized outline gives its corners, and the indices' places follow (:mod:`vision.proposals`). Those
+  boxes are read in each still frame until a card is confirmed there, unless the detector already reads
+  something surely on that card, and their readings vote like any other.
 * **confirmed cards** (tracks) that are not seen for ``gone_frames`` still frames have left: a
   :class:`CardRemoved` for each, then a :class:`ZoneCleared` when the zone is empty. On a ``pile``
   zone (Makao) a card that stops being seen has been covered by the next one: no event until the
@@ -45,8 +50,9 @@ import numpy as np
 
 from engine.cards import Card
 from vision.calibration import Calibration
-from vision.detections import Detection, Region, box_overlap
+from vision.detections import BoxReader, Detection, Region, box_overlap
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
+from vision.proposals import changed_card, index_quads
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -102,6 +108,11 @@ class TrackerSettings:
     ``zone_margin_mm`` by half a corner index, so an index that still counts for the zone is read whole."""
     empty_mat_diff: float = 12.0
     """Mean grey-level difference from the empty mat below which a detection is the printed mat, not a card."""
+    change_threshold: float = 40.0
+    """Change of a top-down pixel (grey levels, any colour channel) that counts when finding the outline of a
+    card just put down, from the view before the hand came (:mod:`vision.proposals`)."""
+    card_fit: float = 0.12
+    """How far (a share) that outline's sides may differ from a card's for its corners to be read."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -147,6 +158,10 @@ class _Track:
     still_points: list[np.ndarray] = field(default_factory=list)
     """Where it was read since its zone's last motion. On a pile, a corner not among these may have been
     covered by the card just played: a different reading there is that card, not a misread of this one."""
+    index_places: list[np.ndarray] = field(default_factory=list)
+    """Where its indices were read at its outline (table mm quads), when it was reported from an outline: the
+    reader looks there again in still frames the detector does not see it in, as the detector would look
+    everywhere, so that a card only the outline could read is not taken for gone while it lies there."""
 
 
 @dataclass(eq=False)
@@ -168,9 +183,15 @@ class _Pending:
     corner or a covered card's corner peeking out beside it is one."""
 
     def best(self) -> tuple[Card, int, float] | None:
+        """The reading with the most support, its votes and its mean peak confidence.
+
+        Ranked by support, the weight the agreement share is taken over, so that the reading that can pass
+        the agreement test is the one tested: a weak misread of one corner in every frame must not shadow a
+        sure reading of both corners that began a frame later (a card read where its outline puts its
+        indices, whose first still frame the outline was not yet known in)."""
         if not self.votes:
             return None
-        card = max(self.votes, key=lambda c: (len(self.votes[c]), sum(self.votes[c])))
+        card = max(self.votes, key=lambda c: (self.support.get(c, 0.0), len(self.votes[c])))
         confs = self.peaks.get(card) or self.votes[card]
         return card, len(self.votes[card]), float(np.mean(confs))
 
@@ -195,6 +216,14 @@ class _ZoneState:
     unread: bool = False
     """An UnreadableCard was reported here and no card confirmed since: the referee may have taken it
     from a seat button, so its leaving must be reported too."""
+    last_still: np.ndarray | None = None
+    """The latest frame in which this zone was still."""
+    before: np.ndarray | None = None
+    """The frame that last showed this zone settled (still for ``confirm_frames``) before a hand came: what
+    changed since is what the hand did."""
+    outline: np.ndarray | None = None
+    """The card that appeared in this still run (four corners, table mm), found once per still run."""
+    outline_sought: bool = False
     placed_still: bool = False
     """A card was reported here since the last motion. On a pile that is the card just played, and what
     else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
@@ -204,12 +233,23 @@ class CardTracker:
     """Turns each frame's detections into :mod:`vision.events`; call :meth:`update` for every frame.
 
     ``calibration`` maps image pixels to table mm; give a new one with :meth:`set_calibration` when the
-    :class:`~vision.calibration.Calibrator` redoes it.
+    :class:`~vision.calibration.Calibrator` redoes it. ``reader``, when given, reads a card the detector
+    missed at the places its outline gives (see the module's docstring).
     """
 
-    def __init__(self, layout: ZoneLayout, calibration: Calibration, settings: TrackerSettings | None = None) -> None:
+    def __init__(
+        self,
+        layout: ZoneLayout,
+        calibration: Calibration,
+        settings: TrackerSettings | None = None,
+        *,
+        reader: BoxReader | None = None,
+    ) -> None:
         self.layout = layout
         self.settings = settings or TrackerSettings()
+        self.reader = reader
+        """Reads given boxes without the detector (:meth:`vision.recognise.OnnxRecogniser.read`): with one, a
+        card the detector missed is read at its outline's corners. ``None`` reads only the detections."""
         self.zones = {z.name: _ZoneState(z) for z in layout.zones}
         self._ids = itertools.count(1)
         self._prev_small: np.ndarray | None = None
@@ -234,6 +274,7 @@ class CardTracker:
             if state.zone.reads_cards
         ]
         for state in self.zones.values():
+            state.before = state.last_still = None  # the view moved: what it showed before no longer compares
             poly = calibration.to_image(_grown(state.zone, margin)) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
@@ -343,6 +384,69 @@ class CardTracker:
                 by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box]))
         return by_zone
 
+    def _read_outlines(
+        self, image: np.ndarray, detections: Sequence[Detection], motion: Mapping[str, bool]
+    ) -> list[Detection]:
+        """The reader's detections at the indices of each still zone's new card, until a card is reported
+        there, and of the cards reported that way that the detector does not see (see the module's
+        docstring); none where no card-sized outline appeared."""
+        assert self.reader is not None
+        boxes: list[Region] = []
+        h, w = image.shape[:2]
+        centres = np.zeros((0, 2))
+        if detections:
+            centres = self.calibration.to_table(np.array([d.center for d in detections], np.float64))
+        for name, state in self.zones.items():
+            if motion[name] or not state.zone.reads_cards:
+                continue
+            # cards reported from an outline, where the detector does not see them now: look again (on a pile
+            # only the top one; those beneath are covered, and a pile is not taken for gone card by card)
+            verify = state.tracks[-1:] if state.zone.kind == "pile" else state.tracks
+            for track in verify:
+                if track.index_places and not any(
+                    d.card.same_face(track.card) and _close([p], track.points, self.settings.pile_match_radius_mm)
+                    for d, p in zip(detections, centres, strict=True)
+                ):
+                    boxes += [_bounds(self.calibration.to_image(q), w, h) for q in track.index_places]
+            if state.placed_still or state.before is None:
+                continue
+            if not state.outline_sought:
+                state.outline_sought = True
+                state.outline = self._new_card(state, image)
+            if state.outline is None:
+                continue
+            for quad in index_quads(state.outline):
+                x1, y1, x2, y2 = _bounds(self.calibration.to_image(quad), w, h)
+                if x2 - x1 >= 2 and y2 - y1 >= 2:
+                    boxes.append((x1, y1, x2, y2))
+        if not boxes:
+            return []
+        # a crop at a guessed place that the classifier is not sure of is a misfit, not evidence: only sure
+        # readings vote (the detector's weak ones still do, for an unreadable card's guesses)
+        return [d for d in self.reader(image, boxes) if d.confidence >= self.settings.min_confidence]
+
+    def _new_card(self, state: _ZoneState, image: np.ndarray) -> np.ndarray | None:
+        """The outline (table mm) of the card put down in ``state``'s zone since its view before the hand."""
+        if state.before is None or state.before.shape != image.shape:
+            return None
+        s = self.settings
+        top, origin = self._top_down(state, image)
+        before, _ = self._top_down(state, state.before)
+        quad = changed_card(before, top, threshold=s.change_threshold, tolerance=s.card_fit)
+        return None if quad is None else quad + origin
+
+    def _top_down(self, state: _ZoneState, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``state``'s zone (grown by ``zone_margin_mm``) seen from above at 1 px per mm, and the table mm
+        of its top-left pixel."""
+        x1, y1, x2, y2 = state.zone.bounds
+        m = self.settings.zone_margin_mm
+        x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
+        shift = np.array([[1.0, 0, -x1], [0, 1.0, -y1], [0, 0, 1]])
+        top = cv2.warpPerspective(
+            image, shift @ self.calibration.homography, (round(x2 - x1), round(y2 - y1)), flags=cv2.INTER_AREA
+        )
+        return top, np.array([x1, y1])
+
     # ----- the update ------------------------------------------------------------------------
     def update(self, frame: Frame, detections: Sequence[Detection]) -> list[VisionEvent]:
         """Take one frame and its detections; return the events it confirms (usually none)."""
@@ -354,12 +458,17 @@ class CardTracker:
         gray = self._gray(frame.image)
         small = self._small(gray)
         motion = self._motion(small)
+        if self.reader is not None:
+            detections = [*detections, *self._read_outlines(frame.image, detections, motion)]
         observations = self._observations(detections, gray)
         events: list[VisionEvent] = []
         still_zones: list[_ZoneState] = []
         for name, state in self.zones.items():
             obs = observations[name]
             if motion[name]:
+                if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
+                    state.before = state.last_still  # the zone as it lay before this hand
+                state.outline, state.outline_sought = None, False
                 state.still_run = 0
                 state.pending.clear()
                 state.unreadable_reported = False
@@ -375,6 +484,7 @@ class CardTracker:
                 state.still_run = 1
                 self._observe(state, state.prev_obs)
             state.still_run += 1
+            state.last_still = frame.image
             self._observe(state, obs)
             state.prev_obs = obs
             still_zones.append(state)
@@ -581,6 +691,7 @@ class CardTracker:
                     track.zone = state.zone.name
                     track.points = pending.points
                     track.still_points = [p.copy() for p in pending.points]
+                    track.index_places = self._index_places(state, pending)
                     track.missing = 0
                     track.seen_still = True
                     state.tracks.append(track)
@@ -597,6 +708,7 @@ class CardTracker:
         candidates = ((card, round(conf, 4)), *((c, round(p / max(1, pending.frames), 4)) for c, p in others[:4]))
         track = _Track(next(self._ids), card, state.zone.name, pending.points, conf)
         track.still_points = [p.copy() for p in pending.points]
+        track.index_places = self._index_places(state, pending)
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False
@@ -614,6 +726,20 @@ class CardTracker:
                 track.id,
             )
         ]
+
+    def _index_places(self, state: _ZoneState, pending: _Pending) -> list[np.ndarray]:
+        """The index places of the zone's new-card outline at the corners this card was read at, when it was
+        read on that outline (else none: the detector finds it, and will again)."""
+        if state.outline is None:
+            return []
+        outline = state.outline.astype(np.float32)
+        if not any(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0 for p in pending.points):
+            return []
+        per_corner = len(index_quads(state.outline)) // 4
+        quads = index_quads(state.outline)
+        reach = 0.3 * CARD_SIZE_MM[1]
+        read = [q for k, q in enumerate(quads) if _close([state.outline[k // per_corner]], pending.points, reach)]
+        return read or quads
 
     def _retire(self, state: _ZoneState, frame: Frame, busy: bool) -> list[VisionEvent]:
         s = self.settings
@@ -678,16 +804,10 @@ class CardTracker:
         """A card-sized quadrilateral in the zone: what differs from the empty mat when that is known (any card,
         either side up), else what differs from the felt's colour (the felt is most of a zone)."""
         s = self.settings
-        x1, y1, x2, y2 = state.zone.bounds
-        m = s.zone_margin_mm
-        x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
-        shift = np.array([[1.0, 0, -x1], [0, 1.0, -y1], [0, 0, 1]])  # 1 px per mm, top-down
-        size = (round(x2 - x1), round(y2 - y1))
-        to_top = shift @ self.calibration.homography
-        top = cv2.warpPerspective(image, to_top, size, flags=cv2.INTER_AREA)
+        top, _ = self._top_down(state, image)  # 1 px per mm
         if self._empty is not None and self._empty.shape == image.shape[:2]:
             now = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
-            then = cv2.warpPerspective(self._empty, to_top, size, flags=cv2.INTER_AREA).astype(np.float32)
+            then = self._top_down(state, self._empty)[0].astype(np.float32)
             now *= max(1.0, float(np.median(then))) / max(1.0, float(np.median(now)))
             mask = (np.abs(now - then) > 30).astype(np.uint8)
         else:  # the felt is most of the zone: whatever is far from its median colour
@@ -742,7 +862,11 @@ def _grown(zone: Zone, margin: float) -> np.ndarray:
 
 def _image_bounds(calibration: Calibration, zone: Zone, margin: float, width: int, height: int) -> Region:
     """The image-pixel bounding rectangle of ``zone`` grown by ``margin`` mm, clipped to the frame."""
-    pts = calibration.to_image(_grown(zone, margin))
+    return _bounds(calibration.to_image(_grown(zone, margin)), width, height)
+
+
+def _bounds(pts: np.ndarray, width: int, height: int) -> Region:
+    """The bounding rectangle of image points, clipped to a ``width`` x ``height`` frame."""
     left, top = float(np.clip(pts[:, 0].min(), 0, width)), float(np.clip(pts[:, 1].min(), 0, height))
     right, bottom = float(np.clip(pts[:, 0].max(), 0, width)), float(np.clip(pts[:, 1].max(), 0, height))
     return (left, top, right, bottom)

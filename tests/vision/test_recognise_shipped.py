@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -81,3 +82,28 @@ def test_the_8_bit_classifier_reads_what_its_float_original_reads(tmp_path: Path
     assert total >= 30
     # measured on 12 scenes: orell 55 of 57, anglo_modern 55 of 55, penguins 51 of 52, tango_nuevo 31 of 33
     assert same / total >= 0.9, f"int8 and float classifiers agree on {same} of {total} crops"
+
+
+def test_the_shipped_classifier_reads_given_boxes_without_the_detector(recogniser: OnnxRecogniser) -> None:
+    """What the tracker asks where a card's outline puts its indices: a court card of the held-out demo
+    deck, whose indices the detector scores too low to find, is named at its index box, and its plain
+    corner is called no index at all."""
+    from vision.synth.faces import corner_boxes, load_face
+
+    card = Card.from_text("QS")
+    face = load_face("orell", card)[:, :, :3]  # BGRA -> BGR
+    scale = 0.5  # an index about 20 px tall, as the table's camera sees one through a zone
+    small = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    frame = np.full((400, 400, 3), (40, 100, 30), np.uint8)
+    top, left = 100, 120
+    frame[top : top + small.shape[0], left : left + small.shape[1]] = small
+    x1, y1, x2, y2 = (v * scale for v in corner_boxes("orell", card)[0])
+    index = (left + x1, top + y1, left + x2, top + y2)
+    plain = (left + small.shape[1] - x2, top + y1, left + small.shape[1] - x1, top + y2)  # the top-right corner
+
+    read = recogniser.read(frame, [index, plain])
+
+    assert [d.card for d in read] == [card]
+    assert read[0].confidence > 0.6
+    assert read[0].box == pytest.approx(index)
+    assert recogniser.read(frame, []) == []

@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import Card
 from vision.calibration import Calibration
-from vision.detections import Detection
+from vision.detections import BoxReader, Detection, Region
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
 from vision.sources.base import Frame
 from vision.tracker import CardTracker, TrackerSettings
@@ -22,11 +22,13 @@ FELT = (40, 110, 40)
 class Table:
     """Feeds the tracker frames of a plain felt with hands (moving blobs) and the given detections."""
 
-    def __init__(self, game: str = "358", settings: TrackerSettings | None = None) -> None:
+    def __init__(
+        self, game: str = "358", settings: TrackerSettings | None = None, reader: BoxReader | None = None
+    ) -> None:
         self.layout = layout_for(game)
         size = (round(self.layout.width * PPM), round(self.layout.height * PPM))
         self.calibration = Calibration(np.diag([1 / PPM, 1 / PPM, 1.0]), size, 0.0)
-        self.tracker = CardTracker(self.layout, self.calibration, settings)
+        self.tracker = CardTracker(self.layout, self.calibration, settings, reader=reader)
         self.index = 0
         self.blank = np.empty((size[1], size[0], 3), np.uint8)
         self.blank[:] = FELT
@@ -498,3 +500,104 @@ def test_the_other_corner_of_a_played_card_boxed_twice_and_misread_is_not_a_seco
     kc_boxes = [_det(C("KC"), cx - 24.5, cy - 31, conf=0.77), _det(C("KC"), cx - 24.5 + 31, cy - 31 - 6, conf=0.76)]
     t.still([qc, *kc_boxes], frames=8)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QC")]
+
+
+def test_a_pile_card_read_surely_at_both_corners_a_frame_late_outweighs_a_weak_misread_in_every_frame():
+    # A corner of the new QS is read 7D (0.5) from the first still frame on; the QS itself is read at both
+    # corners (0.76) only from the second. The QS has one vote fewer but twice the support: it is the reading
+    # the agreement test is put to, and it is confirmed.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    misread = _det(C("7D"), cx - 24.5, cy - 31, conf=0.5)
+    t.still([misread])
+    t.still([misread, *t.corners("QS", "pile", conf=0.76)], frames=5)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("QS"))]
+
+
+class IndexReader:
+    """The classifier's part, for a card lying at a known place: names ``card`` in a box of white paper
+    centred near one of the two corners it is printed at, calls every other box "not an index"; keeps what
+    it was asked."""
+
+    def __init__(self, card: str, corners: np.ndarray) -> None:
+        self.card = C(card)
+        self.printed = corners[[0, 2]] * PPM  # image pixels of the two corners that carry an index
+        self.asked: list[list[Region]] = []
+
+    def __call__(self, image: np.ndarray, boxes: Sequence[Region]) -> list[Detection]:
+        self.asked.append(list(boxes))
+        out = []
+        for x1, y1, x2, y2 in boxes:
+            centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+            paper = float(image[round(y1) : round(y2), round(x1) : round(x2)].mean()) > 150  # the card is there
+            if paper and min(float(np.linalg.norm(centre - c)) for c in self.printed) < 25 * PPM:
+                poly = ((x1, y1), (x2, y1), (x2, y2), (x1, y2))
+                out.append(Detection(self.card, 0.85, poly, ((self.card, 0.85),)))
+        return out
+
+
+def _lay_card(t: Table, zone: str, angle: float) -> np.ndarray:
+    """Draw a plain white card turned ``angle`` degrees in the middle of ``zone``; its corners in table mm."""
+    cx, cy = t.layout.zone(zone).center
+    corners = cv2.boxPoints(((cx, cy), (63.0, 88.0), angle)).astype(np.float64)
+    t.background = t.background.copy()
+    cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], (235, 235, 235))
+    return corners
+
+
+def test_a_card_the_detector_misses_is_read_where_its_outline_puts_its_indices():
+    t = Table()
+    cx, cy = t.layout.zone("seat1").center
+    corners = cv2.boxPoints(((cx, cy), (63.0, 88.0), 20.0)).astype(np.float64)
+    reader = IndexReader("9C", corners)
+    t.tracker.reader = reader
+    t.still(frames=4)  # the table before anyone plays
+    t.hand_over("seat1")
+    _lay_card(t, "seat1", 20.0)
+    still_frame = t.index - 1
+    t.still(frames=5)  # the detector reads nothing at all
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("9C"))]
+    placed = t.events[0]
+    assert isinstance(placed, CardPlaced) and placed.zone == "seat1"
+    assert placed.frame - still_frame + 1 <= 5  # within 5 still frames, as a card the detector reads
+    # all four corners were looked at, at three places each, all on the card
+    first = reader.asked[0]
+    assert len(first) == 12
+    centres = [((x1 + x2) / 2 / PPM, (y1 + y2) / 2 / PPM) for x1, y1, x2, y2 in first]
+    assert all(cv2.pointPolygonTest(corners.astype(np.float32), c, False) > 0 for c in centres)
+    # while it lies there it is looked for at the two corners it was read at, and not taken for gone
+    t.still(frames=15)
+    assert len(reader.asked[-1]) == 6
+    assert kinds(t.events) == ["CardPlaced"]
+    # the trick is collected: the card is gone, and the zone is clear
+    t.hand_over("seat1")
+    t.background = t.blank.copy()
+    t.still(frames=8)
+    assert kinds(t.events) == ["CardPlaced", "CardRemoved", "ZoneCleared"]
+
+
+def test_nothing_is_read_at_an_outline_when_no_card_was_put_down():
+    t = Table()
+    cx, cy = t.layout.zone("seat0").center
+    reader = IndexReader("9C", cv2.boxPoints(((cx, cy), (63.0, 88.0), 0.0)).astype(np.float64))
+    t.tracker.reader = reader
+    t.still(frames=4)
+    t.hand_over("seat0")  # a hand passes over the empty zone and leaves nothing
+    t.still(frames=6)
+    assert reader.asked == []
+    assert t.events == []
+
+
+def test_a_card_taken_away_is_not_read_at_its_outline():
+    t = Table()
+    cx, cy = t.layout.zone("seat2").center
+    reader = IndexReader("9C", cv2.boxPoints(((cx, cy), (63.0, 88.0), 10.0)).astype(np.float64))
+    _lay_card(t, "seat2", 10.0)
+    t.still(frames=4)
+    t.tracker.reader = reader
+    t.hand_over("seat2")
+    t.background = t.blank.copy()  # the hand took the card
+    t.still(frames=8)
+    assert reader.asked == []
+    assert not any(isinstance(e, CardPlaced) for e in t.events)

@@ -81,6 +81,19 @@ class OnnxRecogniser:
         """
         bgr = _as_bgr(image)
         boxes, _scores = self.detector.boxes(bgr, regions)
+        return self._name(bgr, boxes)
+
+    def read(self, image: np.ndarray, boxes: Sequence[Region]) -> list[Detection]:
+        """The corner indices at ``boxes`` (image pixels ``(x1, y1, x2, y2)``), read by the classifier
+        without the detector: where the tracker knows a card lies and where its indices must be
+        (:mod:`vision.proposals`). A box the classifier calls "not an index" (a card's plain corner) is
+        dropped, as in :meth:`detect`."""
+        if not len(boxes):
+            return []
+        return self._name(_as_bgr(image), np.asarray(boxes, np.float32).reshape(-1, 4))
+
+    def _name(self, bgr: np.ndarray, boxes: np.ndarray) -> list[Detection]:
+        """Classify the crops at ``boxes`` and build the detections, best candidates first."""
         if not len(boxes):
             return []
         probs = self.classifier.probabilities(self.classifier.crops(bgr, boxes))

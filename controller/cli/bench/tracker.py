@@ -34,6 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="onnx recogniser: read the whole frame, not the tracker's zones (as before 2 December)",
     )
+    parser.add_argument(
+        "--no-outlines",
+        action="store_true",
+        help="onnx recogniser: read only what the detector finds, not also a new card's indices where its "
+        "outline puts them (as before the night of 2 December)",
+    )
     parser.add_argument("--list-errors", action="store_true", help="print every missed or false event")
 
 
@@ -89,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
             for k in range(40):
                 actions.append(Place(cards[k], "pile", int(rng.integers(0, 4))))
             actions.append(Collect(("pile",), 0))
-    tracker = CardTracker(layout, renderer.true_calibration())
+    reader = onnx.read if onnx is not None and not args.no_outlines else None
+    tracker = CardTracker(layout, renderer.true_calibration(), reader=reader)
     tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
     events: list[VisionEvent] = []
     track_ms: list[float] = []

@@ -1,0 +1,95 @@
+"""A card just put down is found by what changed, and its indices are looked for where decks print them."""
+
+import cv2
+import numpy as np
+
+from vision.proposals import INDEX_AT, changed_card, index_quads
+from vision.zones import CARD_SIZE_MM
+
+FELT = (40, 110, 40)
+
+
+def _view() -> np.ndarray:
+    """A top-down view of felt, 1 px per mm, with a little sensor noise."""
+    rng = np.random.default_rng(0)
+    view = np.empty((240, 220, 3), np.uint8)
+    view[:] = FELT
+    return np.clip(view + rng.normal(0, 3, view.shape), 0, 255).astype(np.uint8)
+
+
+def _card_corners(cx: float, cy: float, angle: float) -> np.ndarray:
+    w, h = CARD_SIZE_MM
+    return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float64)
+
+
+def _with_card(view: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int] = (235, 235, 235)) -> np.ndarray:
+    out = view.copy()
+    cv2.fillPoly(out, [np.round(corners).astype(np.int32)], colour)
+    return out
+
+
+def _worst_corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    return max(float(np.min(np.linalg.norm(found - t, axis=1))) for t in truth)
+
+
+def test_a_card_put_down_on_the_felt_is_found_where_it_lies():
+    before = _view()
+    truth = _card_corners(110, 120, 23)
+    found = changed_card(before, _with_card(before, truth), threshold=40, tolerance=0.12)
+    assert found is not None
+    assert _worst_corner_error(found, truth) < 2.0
+
+
+def test_a_card_laid_over_another_is_found_and_not_the_one_beneath():
+    under = _card_corners(100, 115, -10)
+    before = _with_card(_view(), under)
+    truth = _card_corners(118, 125, 30)
+    now = _with_card(before, truth, (60, 40, 160))  # court art: colour all over the face
+    found = changed_card(before, now, threshold=40, tolerance=0.12)
+    assert found is not None
+    assert _worst_corner_error(found, truth) < 2.0
+
+
+def test_a_card_taken_away_is_no_new_card():
+    truth = _card_corners(110, 120, 5)
+    with_card = _with_card(_view(), truth)
+    assert changed_card(with_card, _view(), threshold=40, tolerance=0.12) is None
+
+
+def test_a_change_of_another_size_is_no_card():
+    before = _view()
+    now = before.copy()
+    cv2.circle(now, (110, 120), 60, (150, 170, 220), -1)  # a hand resting in the zone
+    assert changed_card(before, now, threshold=40, tolerance=0.12) is None
+    assert changed_card(before, before.copy(), threshold=40, tolerance=0.12) is None
+
+
+def test_a_hand_leaving_at_the_views_edge_does_not_hide_the_card():
+    before = _view()
+    cv2.circle(before, (0, 0), 25, (150, 170, 220), -1)  # the last hand, still at the edge in the view before
+    truth = _card_corners(120, 130, -15)
+    found = changed_card(before, _with_card(_view(), truth), threshold=40, tolerance=0.12)
+    assert found is not None
+    assert _worst_corner_error(found, truth) < 2.0
+
+
+def test_a_brighter_view_alone_is_no_card():
+    before = _view()
+    brighter = np.clip(before.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)  # auto-exposure
+    assert changed_card(before, brighter, threshold=40, tolerance=0.12) is None
+
+
+def test_index_places_lie_inside_the_card_near_each_corner_at_every_angle():
+    w, h = CARD_SIZE_MM
+    for angle in (0.0, 37.0, 90.0, 200.0):
+        card = _card_corners(100, 100, angle)
+        quads = index_quads(card)
+        assert len(quads) == 4 * len(INDEX_AT)
+        for k, quad in enumerate(quads):
+            corner = card[k // len(INDEX_AT)]
+            centre = quad.mean(axis=0)
+            assert cv2.pointPolygonTest(card.astype(np.float32), (float(centre[0]), float(centre[1])), False) > 0
+            # an index sits within a fifth of the card's height from its corner, and is taller than wide
+            assert np.linalg.norm(centre - corner) < 0.25 * h
+            sides = sorted(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(2))
+            assert 0.05 * w < sides[0] < sides[1] < 0.3 * h

@@ -1,0 +1,136 @@
+"""Where to read a card the corner detector missed: the new card's outline, and where its indices lie.
+
+The detector finds corner indices by how they look. Some decks print an index the detector has no
+feeling for (the held-out orell deck prints its court cards' indices small, over court art printed to
+the edges: the detector scores them 0.02-0.03), and then the card is not read at all, although the
+classifier names such an index surely when it is handed a crop of it (docs/vision.md, "2 December, night").
+The tracker knows something the detector does not: what the table looked like before the hand came.
+What changed while the hand was there is the card just put down, so its outline is a card-sized
+rectangle, and a card's indices sit at about known shares of its width and height from its corners.
+
+Nothing here decides what a card is: the boxes go to the classifier and its readings vote in the
+tracker like any other, under the same thresholds.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.zones import CARD_SIZE_MM
+
+INDEX_AT: Final = (
+    (0.097, 0.125, 0.097, 0.161),
+    (0.103, 0.138, 0.105, 0.208),
+    (0.126, 0.165, 0.144, 0.244),
+)
+"""Where decks print a corner index: its centre (across, down) and size (width, height) as shares of the
+card's width and height, measured from the corner it is printed in. Decks differ (a small index tucked
+into the corner, a tall one further in), and a crop a third of an index off names it less surely, so
+each corner is read at three places: the medians of the small, middling and tall thirds of the training
+designs' measured index boxes (``data/faces/*/index_boxes.json``; the held-out designs were not looked
+at). The three readings of one corner vote side by side in the tracker, so a crop that misses the index
+and reads it as another card is outvoted by the ones that fit it."""
+
+
+def changed_card(
+    before: np.ndarray, now: np.ndarray, *, threshold: float, tolerance: float, px_per_mm: float = 1.0
+) -> np.ndarray | None:
+    """The four corners (pixels of these views) of the card that appeared between two top-down views.
+
+    ``before`` and ``now`` are the same part of the table warped top-down at ``px_per_mm``, BGR or grey.
+    A pixel changed when it moved by more than ``threshold`` grey levels in any channel (after evening
+    out the views' overall brightness, which auto-exposure shifts); the changed pixels' smallest
+    enclosing rectangle is the new card when its sides are a card's within ``tolerance`` (a share) and
+    its edges show now more than before (a card taken away leaves the same rectangle of change, with
+    its edges in ``before``). Anything else (a hand's shadow, a pile pushed about, a card taken away and
+    another put down) is no card: ``None``, and the tracker reads only what the detector found, as it
+    would without this.
+    """
+    if before.shape != now.shape or before.size == 0:
+        return None
+    a, b = before.astype(np.float32), now.astype(np.float32)
+    level_a, level_b = float(np.median(_grey(before))), float(np.median(_grey(now)))
+    if level_b > 1:
+        b *= level_a / level_b
+    diff = np.abs(b - a)
+    if diff.ndim == 3:
+        diff = diff.max(axis=2)
+    mask = (diff > threshold).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    min_area = 40 * px_per_mm * px_per_mm  # specks of noise and flicker, far smaller than any piece of a card
+    pieces = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    if not pieces:
+        return None
+    # A hand's edge still in the picture at the view's border (it came from outside) is no part of the card;
+    # a card laid white on white may change in pieces, so the rest are taken together, else the largest alone.
+    height, width = mask.shape
+    inside = [
+        i
+        for i in pieces
+        if stats[i, cv2.CC_STAT_LEFT] > 0
+        and stats[i, cv2.CC_STAT_TOP] > 0
+        and stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] < width
+        and stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] < height
+    ]
+    largest = max(pieces, key=lambda i: int(stats[i, cv2.CC_STAT_AREA]))
+    for chosen in (inside, [largest]):
+        if not chosen:
+            continue
+        ys, xs = np.nonzero(np.isin(labels, chosen))
+        rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        short, long_ = sorted(rect[1])
+        want_short, want_long = (v * px_per_mm for v in CARD_SIZE_MM)
+        if abs(short / want_short - 1) > tolerance or abs(long_ / want_long - 1) > tolerance:
+            continue
+        quad = np.asarray(cv2.boxPoints(rect), np.float64)
+        if _edge_strength(now, quad) > _edge_strength(before, quad):
+            return quad
+    return None
+
+
+def index_quads(card: np.ndarray) -> list[np.ndarray]:
+    """Where a card with these four corners (table mm, in order around it) may print its indices: for
+    each corner, a quad at each place of :data:`INDEX_AT`, measured from that corner along the card's
+    short and long sides. Most decks print at two opposite corners and leave the other two plain,
+    which the classifier calls "not an index"; which two is not known from the outline (the card may
+    lie either way up), so all four are read."""
+    width, height = CARD_SIZE_MM
+    quads = []
+    for i in range(4):
+        corner = card[i]
+        a, b = card[(i + 1) % 4] - corner, card[(i - 1) % 4] - corner
+        across, down = (a, b) if np.linalg.norm(a) < np.linalg.norm(b) else (b, a)
+        across, down = across / np.linalg.norm(across), down / np.linalg.norm(down)
+        for cx, cy, w, h in INDEX_AT:
+            centre = corner + across * cx * width + down * cy * height
+            half_w, half_h = across * w * width / 2, down * h * height / 2
+            quads.append(
+                np.array(
+                    [
+                        centre - half_w - half_h,
+                        centre + half_w - half_h,
+                        centre + half_w + half_h,
+                        centre - half_w + half_h,
+                    ]
+                )
+            )
+    return quads
+
+
+def _edge_strength(view: np.ndarray, quad: np.ndarray) -> float:
+    """Mean brightness gradient along the outline ``quad`` of ``view``: high where a card's edge is."""
+    grey = _grey(view).astype(np.float32)
+    grad = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    line = np.zeros(grey.shape, np.uint8)
+    cv2.polylines(line, [np.round(quad).astype(np.int32)], True, 1, thickness=3)
+    on = grad[line.astype(bool)]
+    return float(on.mean()) if on.size else 0.0
+
+
+def _grey(view: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
