@@ -113,6 +113,9 @@ class TrackerSettings:
     card just put down, from the view before the hand came (:mod:`vision.proposals`)."""
     card_fit: float = 0.12
     """How far (a share) that outline's sides may differ from a card's for its corners to be read."""
+    off_outline_mm: float = 3.0
+    """A reading this far outside the one card put down in a still run lies off it (a card's own indices sit
+    6 mm and more inside its edge); such a reading lay there before the hand came and is no card played."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -384,6 +387,15 @@ class CardTracker:
                 by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box]))
         return by_zone
 
+    def _seek_outlines(self, image: np.ndarray, motion: Mapping[str, bool]) -> None:
+        """In each zone's first still frame after a hand, the outline of the card it put down, if one
+        card-sized thing appeared (:mod:`vision.proposals`)."""
+        for name, state in self.zones.items():
+            if motion[name] or not state.zone.reads_cards or state.outline_sought or state.before is None:
+                continue
+            state.outline_sought = True
+            state.outline = self._new_card(state, image)
+
     def _read_outlines(
         self, image: np.ndarray, detections: Sequence[Detection], motion: Mapping[str, bool]
     ) -> list[Detection]:
@@ -408,12 +420,7 @@ class CardTracker:
                     for d, p in zip(detections, centres, strict=True)
                 ):
                     boxes += [_bounds(self.calibration.to_image(q), w, h) for q in track.index_places]
-            if state.placed_still or state.before is None:
-                continue
-            if not state.outline_sought:
-                state.outline_sought = True
-                state.outline = self._new_card(state, image)
-            if state.outline is None:
+            if state.placed_still or state.outline is None:
                 continue
             for quad in index_quads(state.outline):
                 x1, y1, x2, y2 = _bounds(self.calibration.to_image(quad), w, h)
@@ -458,6 +465,7 @@ class CardTracker:
         gray = self._gray(frame.image)
         small = self._small(gray)
         motion = self._motion(small)
+        self._seek_outlines(frame.image, motion)
         if self.reader is not None:
             detections = [*detections, *self._read_outlines(frame.image, detections, motion)]
         observations = self._observations(detections, gray)
@@ -677,6 +685,10 @@ class CardTracker:
                 continue  # a reported card seen at the same place: this reading was a misread of it
             if state.zone.kind == "play" and self._other_corner_of_track(state, pending.points):
                 continue  # the other corner of the card just reported, read differently
+            if self._on_reported_outline(state, pending):
+                continue  # one card was put down, and it is reported: this is it read otherwise
+            if self._off_outline(state, pending):
+                continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events
 
@@ -726,6 +738,31 @@ class CardTracker:
                 track.id,
             )
         ]
+
+    def _on_reported_outline(self, state: _ZoneState, pending: _Pending) -> bool:
+        """Whether every place of ``pending`` lies on the one card put down in this still run (its outline),
+        and that card has been reported. One card-sized thing appeared, so a second reading on it is that
+        card read otherwise (a diamond taken for a heart at one corner), never a second card; cards played
+        together change more than one card's outline, and have none."""
+        if state.outline is None or not state.placed_still or not state.tracks:
+            return False
+        outline = state.outline.astype(np.float32)
+
+        def inside(points: list[np.ndarray]) -> list[bool]:
+            return [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0 for p in points]
+
+        return any(inside(state.tracks[-1].points)) and all(inside(pending.points))
+
+    def _off_outline(self, state: _ZoneState, pending: _Pending) -> bool:
+        """Whether ``pending`` lies wholly off the one card put down in this still run (its outline grown by
+        ``off_outline_mm``). Only that card changed, so what is read elsewhere lay there before the hand
+        came: on a pile, a covered card's corner that the new card left peeking out beside its edge, read
+        otherwise now that its other corner is hidden. It is not a card played."""
+        if state.outline is None:
+            return False
+        outline = state.outline.astype(np.float32)
+        reach = -self.settings.off_outline_mm
+        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in pending.points)
 
     def _index_places(self, state: _ZoneState, pending: _Pending) -> list[np.ndarray]:
         """The index places of the zone's new-card outline at the corners this card was read at, when it was

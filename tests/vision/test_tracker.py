@@ -601,3 +601,57 @@ def test_a_card_taken_away_is_not_read_at_its_outline():
     t.still(frames=8)
     assert reader.asked == []
     assert not any(isinstance(e, CardPlaced) for e in t.events)
+
+
+def test_one_card_put_down_on_the_pile_is_one_card_however_its_corners_read():
+    # A KD is put on the pile: one card-sized thing appears. One corner reads KD (0.92), the other KH (0.64:
+    # the diamond taken for a heart). Both readings are sure enough to be cards, and a pile may hold two
+    # cards of a kind; but one card appeared, so the KH is the KD read otherwise, not a second card.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0)
+    kd, kh = _det(C("KD"), cx - 24.5, cy - 31, conf=0.92), _det(C("KH"), cx + 24.5, cy + 31, conf=0.64)
+    t.still([kd, kh], frames=10)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("KD"))]
+
+
+def test_two_cards_put_down_together_on_the_pile_are_two_cards():
+    # Makao lets a player lay several cards of one rank at once: what changed is no one card's outline, so
+    # two cards read at two places are two cards.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    t.background = t.background.copy()
+    for dx in (-30, 30):
+        corners = cv2.boxPoints(((cx + dx, cy), (63.0, 88.0), 0.0))
+        cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], (235, 235, 235))
+    left = [_det(C("7H"), cx - 30 - 24.5, cy - 31), _det(C("7H"), cx - 30 + 24.5, cy + 31)]
+    right = [_det(C("7S"), cx + 30 - 24.5, cy - 31), _det(C("7S"), cx + 30 + 24.5, cy + 31)]
+    t.still([*left, *right], frames=6)
+    assert sorted(str(getattr(e, "card", "")) for e in t.events if isinstance(e, CardPlaced)) == ["7H", "7S"]
+
+
+def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_card_was_put_down():
+    # The 5H lies on the pile, reported. A QS is put down over its lower corner; the 5H's upper corner still
+    # peeks out, and from now on it reads 5D. Only the QS changed the pile, so that 5D lay there before the
+    # hand came: the 5H misread, not a card played.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    t.background = t.background.copy()
+    under = cv2.boxPoints(((cx - 25, cy), (63.0, 88.0), 0.0))
+    cv2.fillPoly(t.background, [np.round(under * PPM).astype(np.int32)], (235, 235, 235))
+    five_h = [_det(C("5H"), cx - 25 - 24.5, cy - 31), _det(C("5H"), cx - 25 + 24.5, cy + 31)]
+    t.still(five_h, frames=5)
+    t.hand_over("pile")
+    t.background = t.background.copy()
+    top = cv2.boxPoints(((cx + 25, cy), (63.0, 88.0), 0.0))  # the QS, over the 5H's right half
+    cv2.fillPoly(t.background, [np.round(top * PPM).astype(np.int32)], (60, 40, 160))  # court art all over
+    qs = [_det(C("QS"), cx + 25 - 24.5, cy - 31), _det(C("QS"), cx + 25 + 24.5, cy + 31)]
+    peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.85)
+    t.still([*qs, peeking], frames=10)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
