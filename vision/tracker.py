@@ -20,11 +20,12 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   is two witnesses), and a mean confidence of at least ``min_confidence``. A reading on an index that
   is read as a reported card in the same frame (boxes overlapping by ``same_index``) is that card
   misread and gets no vote.
-* **outline**: with a ``reader`` (the classifier alone), a card the detector did not read is read where its
-  indices must be. What changed in the zone since the view before the hand came is the card just put down;
-  its card-sized outline gives its corners, and the indices' places follow (:mod:`vision.proposals`). Those
-  boxes are read in each still frame until a card is confirmed there, unless the detector already reads
-  something surely on that card, and their readings vote like any other.
+* **outline**: what changed in the zone since the view before the hand came is the card just put down; its
+  card-sized outline gives its corners, and where decks print their indices follows (:mod:`vision.proposals`).
+  With a ``reader`` (the classifier alone) those places are read in each still frame until a card is
+  confirmed there, so that a card the detector does not find is read all the same; readings under
+  ``min_confidence`` are dropped, the others vote like any other. One card put down is one card: once it is
+  reported, a reading wholly on it is it read otherwise, and one wholly off it lay there before the hand.
 * **confirmed cards** (tracks) that are not seen for ``gone_frames`` still frames have left: a
   :class:`CardRemoved` for each, then a :class:`ZoneCleared` when the zone is empty. On a ``pile``
   zone (Makao) a card that stops being seen has been covered by the next one: no event until the
@@ -162,9 +163,9 @@ class _Track:
     """Where it was read since its zone's last motion. On a pile, a corner not among these may have been
     covered by the card just played: a different reading there is that card, not a misread of this one."""
     index_places: list[np.ndarray] = field(default_factory=list)
-    """Where its indices were read at its outline (table mm quads), when it was reported from an outline: the
-    reader looks there again in still frames the detector does not see it in, as the detector would look
-    everywhere, so that a card only the outline could read is not taken for gone while it lies there."""
+    """Where its indices lie by the outline of the card put down when it was reported (table mm quads, at the
+    corners it was read at): the reader reads there in still frames in which the detector does not see it,
+    so that a card only the outline could read is not taken for gone while it lies there."""
 
 
 @dataclass(eq=False)
@@ -765,15 +766,15 @@ class CardTracker:
         return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in pending.points)
 
     def _index_places(self, state: _ZoneState, pending: _Pending) -> list[np.ndarray]:
-        """The index places of the zone's new-card outline at the corners this card was read at, when it was
-        read on that outline (else none: the detector finds it, and will again)."""
+        """The index places of the zone's new-card outline at the corners this card was read at, when it lies
+        on that outline (else none)."""
         if state.outline is None:
             return []
         outline = state.outline.astype(np.float32)
         if not any(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0 for p in pending.points):
             return []
-        per_corner = len(index_quads(state.outline)) // 4
         quads = index_quads(state.outline)
+        per_corner = len(quads) // 4
         reach = 0.3 * CARD_SIZE_MM[1]
         read = [q for k, q in enumerate(quads) if _close([state.outline[k // per_corner]], pending.points, reach)]
         return read or quads

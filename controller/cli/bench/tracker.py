@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-outlines",
         action="store_true",
-        help="onnx recogniser: read only what the detector finds, not also a new card's indices where its "
-        "outline puts them (as before the night of 2 December)",
+        help="onnx recogniser: give the tracker no reader, so that it reads only what the detector finds and "
+        "not also a new card's indices where its outline puts them (the one-card rules stay)",
     )
     parser.add_argument("--list-errors", action="store_true", help="print every missed or false event")
 
