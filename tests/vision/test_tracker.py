@@ -537,12 +537,15 @@ class IndexReader:
         return out
 
 
-def _lay_card(t: Table, zone: str, angle: float) -> np.ndarray:
-    """Draw a plain white card turned ``angle`` degrees in the middle of ``zone``; its corners in table mm."""
+def _lay_card(
+    t: Table, zone: str, angle: float, shift: float = 0.0, colour: tuple[int, int, int] = (235, 235, 235)
+) -> np.ndarray:
+    """Draw a card (white paper, or ``colour`` all over) turned ``angle`` degrees in the middle of ``zone``,
+    ``shift`` mm to the right; its corners in table mm."""
     cx, cy = t.layout.zone(zone).center
-    corners = cv2.boxPoints(((cx, cy), (63.0, 88.0), angle)).astype(np.float64)
+    corners = cv2.boxPoints(((cx + shift, cy), (63.0, 88.0), angle)).astype(np.float64)
     t.background = t.background.copy()
-    cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], (235, 235, 235))
+    cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], colour)
     return corners
 
 
@@ -621,16 +624,11 @@ def test_two_cards_put_down_together_on_the_pile_are_two_cards():
     # Makao lets a player lay several cards of one rank at once: what changed is no one card's outline, so
     # two cards read at two places are two cards.
     t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
     t.still(frames=4)
     t.hand_over("pile")
-    t.background = t.background.copy()
-    for dx in (-30, 30):
-        corners = cv2.boxPoints(((cx + dx, cy), (63.0, 88.0), 0.0))
-        cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], (235, 235, 235))
-    left = [_det(C("7H"), cx - 30 - 24.5, cy - 31), _det(C("7H"), cx - 30 + 24.5, cy + 31)]
-    right = [_det(C("7S"), cx + 30 - 24.5, cy - 31), _det(C("7S"), cx + 30 + 24.5, cy + 31)]
-    t.still([*left, *right], frames=6)
+    _lay_card(t, "pile", 0.0, shift=-30)
+    _lay_card(t, "pile", 0.0, shift=30)
+    t.still([*t.corners("7H", "pile", shift=(-30, 0)), *t.corners("7S", "pile", shift=(30, 0))], frames=6)
     assert sorted(str(getattr(e, "card", "")) for e in t.events if isinstance(e, CardPlaced)) == ["7H", "7S"]
 
 
@@ -642,16 +640,10 @@ def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_car
     cx, cy = t.layout.zone("pile").center
     t.still(frames=4)
     t.hand_over("pile")
-    t.background = t.background.copy()
-    under = cv2.boxPoints(((cx - 25, cy), (63.0, 88.0), 0.0))
-    cv2.fillPoly(t.background, [np.round(under * PPM).astype(np.int32)], (235, 235, 235))
-    five_h = [_det(C("5H"), cx - 25 - 24.5, cy - 31), _det(C("5H"), cx - 25 + 24.5, cy + 31)]
-    t.still(five_h, frames=5)
+    _lay_card(t, "pile", 0.0, shift=-25)
+    t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
     t.hand_over("pile")
-    t.background = t.background.copy()
-    top = cv2.boxPoints(((cx + 25, cy), (63.0, 88.0), 0.0))  # the QS, over the 5H's right half
-    cv2.fillPoly(t.background, [np.round(top * PPM).astype(np.int32)], (60, 40, 160))  # court art all over
-    qs = [_det(C("QS"), cx + 25 - 24.5, cy - 31), _det(C("QS"), cx + 25 + 24.5, cy + 31)]
+    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))  # the QS, court art all over, on the 5H's right half
     peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.85)
-    t.still([*qs, peeking], frames=10)
+    t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=10)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
