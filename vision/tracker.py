@@ -404,7 +404,7 @@ class CardTracker:
         there, and of the cards reported that way that the detector does not see (see the module's
         docstring); none where no card-sized outline appeared."""
         assert self.reader is not None
-        boxes: list[Region] = []
+        quads: list[np.ndarray] = []
         h, w = image.shape[:2]
         centres = np.zeros((0, 2))
         if detections:
@@ -420,13 +420,12 @@ class CardTracker:
                     d.card.same_face(track.card) and _close([p], track.points, self.settings.pile_match_radius_mm)
                     for d, p in zip(detections, centres, strict=True)
                 ):
-                    boxes += [_bounds(self.calibration.to_image(q), w, h) for q in track.index_places]
+                    quads += track.index_places
             if state.placed_still or state.outline is None:
                 continue
-            for quad in index_quads(state.outline):
-                x1, y1, x2, y2 = _bounds(self.calibration.to_image(quad), w, h)
-                if x2 - x1 >= 2 and y2 - y1 >= 2:
-                    boxes.append((x1, y1, x2, y2))
+            quads += index_quads(state.outline)
+        boxes = [_bounds(self.calibration.to_image(q), w, h) for q in quads]
+        boxes = [(x1, y1, x2, y2) for x1, y1, x2, y2 in boxes if x2 - x1 >= 2 and y2 - y1 >= 2]  # off the frame
         if not boxes:
             return []
         # a crop at a guessed place that the classifier is not sure of is a misfit, not evidence: only sure
