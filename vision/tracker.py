@@ -15,11 +15,12 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   still comparison (that frame already looked like the still view); it is the event's ``still_frame``.
 * **pending cards**: during a still run, detections (corner indices, grouped into physical cards by
   label and distance) that are not a card already reported vote for a reading at their place on the
-  mat. A reading is confirmed when it has ``confirm_frames`` votes, ``agreement`` of all the votes
-  there (weighed by confidence and by the corners it was read at: a card read alike at both corners
-  is two witnesses), and a mean confidence of at least ``min_confidence``. A reading on an index that
-  is read as a reported card in the same frame (boxes overlapping by ``same_index``) is that card
-  misread and gets no vote.
+  mat. A reading is confirmed when ``confirm_frames`` still frames read it, it has ``agreement`` of the
+  votes where it was read (within ``same_place_mm``; votes weighed by confidence and by the corners it
+  was read at: a card read alike at both corners is two witnesses), and a mean confidence of at least
+  ``min_confidence``. A reading on an index that is read as a reported card in the same frame (boxes
+  overlapping by ``same_index``) is that card misread and gets no vote; readings of one index as
+  different cards in one frame share one witness.
 * **outline**: what changed in the zone since the view before the hand came is the card just put down; its
   card-sized outline gives its corners, and where decks print their indices follows (:mod:`vision.proposals`).
   With a ``reader`` (the classifier alone) those places are read in each still frame until a card is
@@ -87,6 +88,9 @@ class TrackerSettings:
     """Two boxes overlapping by this share of the smaller are one corner index boxed twice: when one of them is
     read as a reported card, the other reading is that index misread (a covered card's corner peeking out
     beside it lies next to it, not on it)."""
+    same_place_mm: float = 15.0
+    """Readings this close (table mm) read the same ink, an index being about 10 x 22 mm: the agreement share of a
+    reading is taken over those of its rivals read this close to it."""
     pile_match_radius_mm: float = 50.0
     """On a pile, a reported card's corner must be this close to count as that card seen again."""
     pair_distance_mm: float = 125.0
@@ -114,9 +118,11 @@ class TrackerSettings:
     card just put down, from the view before the hand came (:mod:`vision.proposals`)."""
     card_fit: float = 0.12
     """How far (a share) that outline's sides may differ from a card's for its corners to be read."""
-    off_outline_mm: float = 3.0
-    """A reading this far outside the one card put down in a still run lies off it (a card's own indices sit
-    6 mm and more inside its edge); such a reading lay there before the hand came and is no card played."""
+    off_outline_mm: float = 0.0
+    """A reading this far outside the one card put down in a still run (0: anywhere outside it) lies off it; such
+    a reading lay there before the hand came and is no card played. A card's own indices sit 6 mm and more inside
+    its edge; over Makao seeds 0-11, 468 cards, the reading places of a card reported on its outline lay 2.6 mm
+    inside it at the least, while covered cards' corners read as new cards (seeds 34, 35) lay 1-3 mm outside."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -145,6 +151,9 @@ class _Obs:
     candidates: dict[Card, float]
     boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     """The detections' boxes in image pixels: which index a reading is, where two lie close on the mat."""
+    weights: list[float] = field(default_factory=list)
+    """Per corner (as ``points``), what this reading of it weighs in the vote: its confidence, times its share of
+    that index's readings when the index was also read as another card in the frame (:func:`_witness_weights`)."""
 
 
 @dataclass(eq=False)
@@ -181,13 +190,21 @@ class _Pending:
     peaks: dict[Card, list[float]] = field(default_factory=dict)
     """Per reading, its best confidence in each frame that read it: what the confidence floor is held to, so
     that a weak second box of the same card (a corner boxed twice) does not drag a sure reading under it."""
+    places: dict[Card, list[np.ndarray]] = field(default_factory=dict)
+    """Per reading, where on the mat it was read (table mm). A pile's corners lie close together, so one place
+    may hold the new card's index and a covered card's corner beside it: whether the reading lies on the card
+    put down is asked of where that reading was seen, not of where the place was first read."""
+    read_in: dict[Card, set[int]] = field(default_factory=dict)
+    """Per reading, the still frames that read it (by their place in the still run): what ``confirm_frames`` is
+    held to. A frame may read one card twice, by the detector at one corner and by the reader at the other, and
+    that is still one frame's word."""
     support: dict[Card, float] = field(default_factory=dict)
     """Per reading, the weight the agreement share is taken over: each vote's confidence times the corners it
     was read at that frame. A card read alike at both its corners is two witnesses, where a second box on one
     corner or a covered card's corner peeking out beside it is one."""
 
     def best(self) -> tuple[Card, int, float] | None:
-        """The reading with the most support, its votes and its mean peak confidence.
+        """The reading with the most support, the still frames that read it and its mean peak confidence.
 
         Ranked by support, the weight the agreement share is taken over, so that the reading that can pass
         the agreement test is the one tested: a weak misread of one corner in every frame must not shadow a
@@ -197,7 +214,20 @@ class _Pending:
             return None
         card = max(self.votes, key=lambda c: (self.support.get(c, 0.0), len(self.votes[c])))
         confs = self.peaks.get(card) or self.votes[card]
-        return card, len(self.votes[card]), float(np.mean(confs))
+        return card, len(self.read_in.get(card, ())), float(np.mean(confs))
+
+    def share(self, card: Card, radius: float) -> float:
+        """``card``'s share of the support of the readings seen within ``radius`` of where it was read: its
+        rivals for the same ink. A place gathers readings a match radius apart, and on a pile that may be the
+        new card's index and, beside it, a covered card's corner (which is no rival: it is another index)."""
+        where = self.places.get(card) or self.points
+        rivals = sum(
+            weight
+            for other, weight in self.support.items()
+            if other != card and _close(self.places.get(other) or self.points, where, radius)
+        )
+        mine = self.support.get(card, 0.0)
+        return mine / max(1e-9, mine + rivals)
 
     def near(self, points: list[np.ndarray], radius: float) -> bool:
         return any(float(np.linalg.norm(p - q)) <= radius for p in points for q in self.points)
@@ -361,11 +391,12 @@ class CardTracker:
             for d in detections
             if d.confidence >= s.min_detection_confidence and not self._on_empty_mat(d, gray, gain)
         ]
+        weights = _witness_weights(dets, s.same_index)
         by_zone: dict[str, list[_Obs]] = {name: [] for name in self.zones}
         if not dets:
             return by_zone
         centres = self.calibration.to_table(np.array([d.center for d in dets], np.float64))
-        for det, mm in zip(dets, centres, strict=True):
+        for det, mm, weight in zip(dets, centres, weights, strict=True):
             zone = self.layout.zone_at(float(mm[0]), float(mm[1]), s.zone_margin_mm)
             if zone is None or not self.zones[zone].zone.reads_cards:
                 continue
@@ -379,13 +410,17 @@ class CardTracker:
                     # the card's other corner; or, as close as a corner's own size, the same corner boxed twice
                     if gap > s.match_radius_mm:
                         obs.points.append(mm)
+                        obs.weights.append(weight)
+                    else:
+                        near = int(np.argmin([float(np.linalg.norm(mm - p)) for p in obs.points]))
+                        obs.weights[near] = max(obs.weights[near], weight)
                     obs.confidence = max(obs.confidence, det.confidence)
                     obs.boxes.append(det.box)
                     for c, p in cands.items():
                         obs.candidates[c] = max(obs.candidates.get(c, 0.0), p)
                     break
             else:
-                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box]))
+                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box], [weight]))
         return by_zone
 
     def _seek_outlines(self, image: np.ndarray, motion: Mapping[str, bool]) -> None:
@@ -558,7 +593,10 @@ class CardTracker:
                         pending.points.append(p.copy())
             pending.frames += 1
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
-            pending.support[obs.card] = pending.support.get(obs.card, 0.0) + obs.confidence * len(obs.points)
+            pending.read_in.setdefault(obs.card, set()).add(state.still_run)
+            places = pending.places.setdefault(obs.card, [])
+            places += [p.copy() for p in obs.points if not _close([p], places, _SAME_PLACE_MM)]
+            pending.support[obs.card] = pending.support.get(obs.card, 0.0) + sum(obs.weights)
             peak = this_frame.setdefault(id(pending), (pending, {}))[1]
             peak[obs.card] = max(peak.get(obs.card, 0.0), obs.confidence)
             for c, pr in obs.candidates.items():
@@ -600,6 +638,10 @@ class CardTracker:
                         a.votes.setdefault(card, []).extend(confs)
                     for card, confs in b.peaks.items():
                         a.peaks.setdefault(card, []).extend(confs)
+                    for card, frames in b.read_in.items():
+                        a.read_in.setdefault(card, set()).update(frames)
+                    for card, where in b.places.items():
+                        a.places.setdefault(card, []).extend(where)
                     for card, weight in b.support.items():
                         a.support[card] = a.support.get(card, 0.0) + weight
                     for card, p in b.candidates.items():
@@ -676,7 +718,7 @@ class CardTracker:
             if best is None:
                 continue
             card, votes, conf = best
-            share = pending.support[card] / max(1e-9, sum(pending.support.values()))
+            share = pending.share(card, s.same_place_mm)
             floor = s.pile_min_confidence if state.zone.kind == "pile" else s.min_confidence
             if votes < s.confirm_frames or share < s.agreement or conf < floor:
                 continue
@@ -687,7 +729,7 @@ class CardTracker:
                 continue  # the other corner of the card just reported, read differently
             if self._on_reported_outline(state, pending):
                 continue  # one card was put down, and it is reported: this is it read otherwise
-            if self._off_outline(state, pending):
+            if self._off_outline(state, pending.places.get(card) or pending.points):
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events
@@ -753,16 +795,16 @@ class CardTracker:
 
         return any(inside(state.tracks[-1].points)) and all(inside(pending.points))
 
-    def _off_outline(self, state: _ZoneState, pending: _Pending) -> bool:
-        """Whether ``pending`` lies wholly off the one card put down in this still run (its outline grown by
-        ``off_outline_mm``). Only that card changed, so what is read elsewhere lay there before the hand
-        came: on a pile, a covered card's corner that the new card left peeking out beside its edge, read
-        otherwise now that its other corner is hidden. It is not a card played."""
+    def _off_outline(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
+        """Whether a reading seen at ``points`` lies wholly off the one card put down in this still run (its
+        outline grown by ``off_outline_mm``). Only that card changed, so what is read elsewhere lay there
+        before the hand came: on a pile, a covered card's corner that the new card left peeking out beside its
+        edge, read otherwise now that its other corner is hidden. It is not a card played."""
         if state.outline is None:
             return False
         outline = state.outline.astype(np.float32)
         reach = -self.settings.off_outline_mm
-        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in pending.points)
+        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in points)
 
     def _index_places(self, state: _ZoneState, pending: _Pending) -> list[np.ndarray]:
         """The index places of the zone's new-card outline at the corners this card was read at, when it lies
@@ -907,6 +949,41 @@ def _bounds(pts: np.ndarray, width: int, height: int) -> Region:
     left, top = float(np.clip(pts[:, 0].min(), 0, width)), float(np.clip(pts[:, 1].min(), 0, height))
     right, bottom = float(np.clip(pts[:, 0].max(), 0, width)), float(np.clip(pts[:, 1].max(), 0, height))
     return (left, top, right, bottom)
+
+
+_SAME_PLACE_MM = 5.0
+"""Readings of one card closer than this (table mm) were read at one place: kept once among its places."""
+
+
+def _witness_weights(detections: Sequence[Detection], same_index: float) -> list[float]:
+    """What each detection weighs in the vote: its confidence, times its share of its index's readings.
+
+    One printed index is one witness. The detector now and then boxes an index twice, a tight and a loose box
+    read differently, and the reader reads a new card's index at three places of different size: counted in
+    full, a steady weak misread of the same ink held a sure reading under the agreement share, and three
+    crops of one corner outvoted the card's other corner. So where boxes overlapping by ``same_index`` read
+    other cards in the same frame, a reading weighs ``c * c / (c + the best confidence of each other card
+    there)``: the index's readings share one witness by their confidence, and none of them is thrown away."""
+    if not detections:
+        return []
+    boxes = np.array([d.box for d in detections], np.float64).reshape(-1, 4)
+    conf = np.array([d.confidence for d in detections], np.float64)
+    faces = [d.card.face for d in detections]
+    width = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    height = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    smaller = np.minimum(area[:, None], area[None, :])
+    common = np.clip(width, 0, None) * np.clip(height, 0, None)
+    same_ink = common >= same_index * np.maximum(smaller, 1e-9)  # box_overlap(a, b) >= same_index
+    weights = []
+    for i, det in enumerate(detections):
+        rivals: dict[Card, float] = {}
+        for j in np.flatnonzero(same_ink[i]):
+            if faces[j] != faces[i]:
+                rivals[faces[j]] = max(rivals.get(faces[j], 0.0), float(conf[j]))
+        total = det.confidence + sum(rivals.values())
+        weights.append(det.confidence * det.confidence / total if total > 0 else 0.0)
+    return weights
 
 
 def _close(a: list[np.ndarray], b: list[np.ndarray], radius: float) -> bool:

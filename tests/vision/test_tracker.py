@@ -98,6 +98,24 @@ def test_card_confirmed_once_when_the_hand_has_gone_and_three_frames_agree():
     assert t.still(t.corners("QH", "seat0"), frames=20) == []  # never reported twice
 
 
+def test_a_card_read_three_times_in_each_frame_still_waits_for_three_frames():
+    # Each still frame reads the 9S at both corners and once more between them (the reader at its outline,
+    # say): three readings, one frame's word. It is reported after three still frames, as a card read once.
+    t = Table()
+    t.still(frames=2)
+    t.hand_over("seat1", 4)
+    cx, cy = t.layout.zone("seat1").center
+    thrice = [*t.corners("9S", "seat1"), _det(C("9S"), cx, cy)]
+    assert t.still(thrice) == []  # motion against the last hand frame
+    still_frame = t.index - 1
+    assert t.still(thrice) == []
+    placed = t.still(thrice)
+    assert kinds(placed) == ["CardPlaced"]
+    assert isinstance(placed[0], CardPlaced)
+    assert (placed[0].card, placed[0].frame - placed[0].still_frame) == (C("9S"), 2)
+    assert placed[0].still_frame == still_frame
+
+
 def test_jitter_and_missed_corners_do_not_make_a_second_card():
     t = Table()
     t.hand_over("seat1")
@@ -513,6 +531,33 @@ def test_a_pile_card_read_surely_at_both_corners_a_frame_late_outweighs_a_weak_m
     t.still([misread])
     t.still([misread, *t.corners("QS", "pile", conf=0.76)], frames=5)
     assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("QS"))]
+
+
+def test_one_index_boxed_twice_and_read_two_ways_is_one_witness():
+    # The KH's upper index is read KH (0.9) by a tight box and KD (0.7) by a loose box over the same ink, every
+    # frame; its lower index is not read. Counted as two witnesses the KD would hold the KH under the agreement
+    # share (0.9 of 1.6) for good. One index is one witness, shared by its readings as their confidence
+    # goes (0.51 against 0.31), so the KH is reported.
+    t = Table("358")
+    cx, cy = t.layout.zone("seat2").center
+    t.hand_over("seat2")
+    tight = _det(C("KH"), cx - 24.5, cy - 31, conf=0.9)
+    loose = _det(C("KD"), cx - 24.5 + 2, cy - 31 + 3, conf=0.7)
+    t.still([tight, loose], frames=10)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("KH"))]
+
+
+def test_a_covered_cards_corner_beside_the_new_cards_index_is_no_rival_for_its_reading():
+    # The new 9D is read at its upper index only (0.65); 20 mm beside it a covered card's corner peeks out and
+    # reads 5C (0.45). They gather at one place, but they are two indices: the 5C is no rival for the ink the
+    # 9D was read on, so the 9D is reported (taken over both, its share would be 0.59, under 0.6).
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    nine = _det(C("9D"), cx - 24.5, cy - 31, conf=0.65)
+    peeking = _det(C("5C"), cx - 24.5, cy - 31 + 20, conf=0.45)
+    t.still([nine, peeking], frames=10)
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in t.events] == [("CardPlaced", C("9D"))]
 
 
 class IndexReader:
