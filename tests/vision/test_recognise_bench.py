@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
 from tests.vision.recognise_models import write_models
+from vision.recognise.benchmark import main as worker
 
 
 def test_bench_vision_reports_latency_per_image_and_the_runtimes_memory(
@@ -20,7 +23,12 @@ def test_bench_vision_reports_latency_per_image_and_the_runtimes_memory(
 
     report = json.loads(capsys.readouterr().out)
     assert status == 0
-    assert set(report["recogniser"]) == {"640x640", "1280x720"}
+    assert set(report["recogniser"]) == {
+        "640x640",
+        "1280x720",
+        "1280x720 table, 3-5-8 trick (zones)",
+        "1280x720 table, Makao pile of 20 (zones)",
+    }
     for figures in report["recogniser"].values():
         assert figures["p95"] >= figures["p50"] > 0
     assert report["peak_rss_mb"] > 0 and report["threads"] == 1
@@ -31,3 +39,15 @@ def test_bench_vision_without_models_fails_clearly(tmp_path: Path, capsys: pytes
     status = main(["bench", "vision", "--models", str(tmp_path), "--repeat", "1", "--no-ultralytics"])
     assert status == 2
     assert "no model manifest" in capsys.readouterr().err
+
+
+def test_the_benchmark_worker_names_a_bad_regions_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = write_models(tmp_path, imgsz=64, boxes=[(32, 32, 8, 8, 0.9)])
+    image, regions = tmp_path / "table.png", tmp_path / "regions.json"
+    cv2.imwrite(str(image), np.full((72, 128, 3), 90, np.uint8))
+    regions.write_text('[[0, 0, 64], "x"]')
+
+    status = worker(["--models", str(models), "--table", "table", str(image), str(regions), "--repeat", "1"])
+
+    assert status == 2
+    assert f"{regions}: not a list of regions (x1, y1, x2, y2)" in capsys.readouterr().err

@@ -4,10 +4,12 @@ It imports only the runtime (onnxruntime, numpy, OpenCV and our own ``engine`` a
 peak resident memory it reports is what the Pi's recogniser needs, not what the benchmark's parent
 or a training stack happens to hold. Run as::
 
-    python -m vision.recognise.benchmark --image a.png --image b.png [--models DIR] [--threads 1]
+    python -m vision.recognise.benchmark --image a.png --image b.png [--table NAME c.png REGIONS.json]
+        [--models DIR] [--threads 1]
 
 and it prints one JSON object: per image, latency percentiles and the number of corners read, then
-``peak_rss_mb`` and the heavy modules that were imported (expected: none).
+``peak_rss_mb`` and the heavy modules that were imported (expected: none). A ``--table`` frame is read
+as the table reads it, in the zones' regions only (``detect(image, regions)``), under its own name.
 """
 
 from __future__ import annotations
@@ -22,18 +24,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detections import Region
 from vision.recognise import DEFAULT_MODEL_DIR, ModelError, OnnxRecogniser
 
 
-def time_detect(recogniser: OnnxRecogniser, image: np.ndarray, repeat: int, warmup: int) -> dict[str, float]:
-    """Latency of ``recogniser.detect(image)`` in ms (p50, p95, mean) over ``repeat`` runs."""
+def time_detect(
+    recogniser: OnnxRecogniser, image: np.ndarray, repeat: int, warmup: int, regions: list[Region] | None = None
+) -> dict[str, float]:
+    """Latency of ``recogniser.detect(image, regions)`` in ms (p50, p95, mean) over ``repeat`` runs."""
     count = 0
     for _ in range(warmup):
-        count = len(recogniser.detect(image))
+        count = len(recogniser.detect(image, regions))
     millis = []
     for _ in range(repeat):
         start = time.perf_counter()
-        count = len(recogniser.detect(image))
+        count = len(recogniser.detect(image, regions))
         millis.append((time.perf_counter() - start) * 1000)
     return {
         "p50": round(float(np.percentile(millis, 50)), 1),
@@ -51,7 +56,8 @@ def peak_rss_mb() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.recognise.benchmark")
-    parser.add_argument("--image", type=Path, action="append", required=True)
+    parser.add_argument("--image", type=Path, action="append", default=[])
+    parser.add_argument("--table", nargs=3, action="append", default=[], metavar=("NAME", "IMAGE", "REGIONS"))
     parser.add_argument("--models", type=Path, default=DEFAULT_MODEL_DIR)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=30)
@@ -72,6 +78,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         key = f"{image.shape[1]}x{image.shape[0]}"
         results[key] = time_detect(recogniser, image, args.repeat, args.warmup)
+    for name, image_path, regions_path in args.table:
+        image = cv2.imread(image_path, cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"not an image: {image_path}", file=sys.stderr)
+            return 2
+        try:
+            listed = json.loads(Path(regions_path).read_text())
+            regions = [(float(a), float(b), float(c), float(d)) for a, b, c, d in listed]
+        except (OSError, ValueError, TypeError) as exc:
+            print(f"{regions_path}: not a list of regions (x1, y1, x2, y2): {exc}", file=sys.stderr)
+            return 2
+        results[name] = time_detect(recogniser, image, args.repeat, args.warmup, regions)
     heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "ultralytics", "torchvision"})
     print(json.dumps({"images": results, "peak_rss_mb": peak_rss_mb(), "heavy_imports": heavy}))
     return 0
