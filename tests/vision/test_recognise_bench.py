@@ -26,8 +26,8 @@ def test_bench_vision_reports_latency_per_image_and_the_runtimes_memory(
     assert set(report["recogniser"]) == {
         "640x640",
         "1280x720",
-        "1280x720 table, 3-5-8 trick (zones)",
-        "1280x720 table, Makao pile of 20 (zones)",
+        "1280x720 table, 3-5-8 trick",
+        "1280x720 table, Makao pile of 20",
     }
     for figures in report["recogniser"].values():
         assert figures["p95"] >= figures["p50"] > 0

@@ -14,8 +14,10 @@ one, a drawn table scene; the 1280x720 frame is that image and its mirror side b
 are about as many pixels tall as in the 640 image. Both are read whole.
 
 Then two 1280x720 frames of the synthetic table (:mod:`vision.render`, the committed demo deck) read
-as the table reads them, in its zones only (``detect(image, tracker.regions())``): a 3-5-8 trick, one
-card in each seat's zone, and a Makao pile of twenty cards. Why: a frame at the table is not a whole
+as the table reads them, ``detect(image, tracker.regions())``: the detector reads only the zones when
+they take no more windows than the whole frame (the Makao pile, one zone), else the whole frame (the
+3-5-8 mat's four zones); the classifier reads what it finds. A 3-5-8 trick, one card in each seat's
+zone, and a Makao pile of twenty cards. Why: a frame at the table is not a whole
 frame of cards; what it costs is what a player waits for. Ultralytics reads the same frames whole
 (it has no zones). Prints one JSON object.
 """
@@ -234,8 +236,8 @@ def table_frames(seed: int = 0) -> list[tuple[str, Any, list[tuple[float, float,
 
     cards = [deck()[int(i)] for i in np.random.default_rng(seed).permutation(52)]
     plays = {
-        "1280x720 table, 3-5-8 trick (zones)": ("358", [Place(cards[k], f"seat{k}", k) for k in range(3)]),
-        "1280x720 table, Makao pile of 20 (zones)": ("makao", [Place(cards[k], "pile", k % 4) for k in range(20)]),
+        "1280x720 table, 3-5-8 trick": ("358", [Place(cards[k], f"seat{k}", k) for k in range(3)]),
+        "1280x720 table, Makao pile of 20": ("makao", [Place(cards[k], "pile", k % 4) for k in range(20)]),
     }
     frames = []
     for name, (game, actions) in plays.items():
