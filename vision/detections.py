@@ -55,6 +55,20 @@ def box_overlap(a: tuple[float, float, float, float], b: tuple[float, float, flo
     return width * height / smaller if smaller > 0 else 1.0
 
 
+def box_overlaps(boxes: np.ndarray) -> np.ndarray:
+    """:func:`box_overlap` of every pair of ``boxes`` ``(n, 4)``, as an ``(n, n)`` matrix (a frame's boxes
+    compared all at once, where a Python loop over pairs would cost the tracker milliseconds a frame)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    width = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    height = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    common = np.clip(width, 0, None) * np.clip(height, 0, None)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    smaller = np.minimum(area[:, None], area[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(smaller > 0, common / smaller, 1.0)
+    return np.where(common > 0, share, 0.0)
+
+
 Region = tuple[float, float, float, float]
 """A part of a frame to read, ``(x1, y1, x2, y2)`` in image pixels: where the mat's zones lie."""
 

@@ -52,7 +52,7 @@ import numpy as np
 
 from engine.cards import Card
 from vision.calibration import Calibration
-from vision.detections import BoxReader, Detection, Region, box_overlap
+from vision.detections import BoxReader, Detection, Region, box_overlap, box_overlaps
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
 from vision.proposals import changed_card, index_quads
 from vision.sources.base import Frame
@@ -966,21 +966,15 @@ def _witness_weights(detections: Sequence[Detection], same_index: float) -> list
     there)``: the index's readings share one witness by their confidence, and none of them is thrown away."""
     if not detections:
         return []
-    boxes = np.array([d.box for d in detections], np.float64).reshape(-1, 4)
-    conf = np.array([d.confidence for d in detections], np.float64)
+    conf = [d.confidence for d in detections]
     faces = [d.card.face for d in detections]
-    width = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    height = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    smaller = np.minimum(area[:, None], area[None, :])
-    common = np.clip(width, 0, None) * np.clip(height, 0, None)
-    same_ink = common >= same_index * np.maximum(smaller, 1e-9)  # box_overlap(a, b) >= same_index
+    same_ink = box_overlaps(np.array([d.box for d in detections])) >= same_index
     weights = []
     for i, det in enumerate(detections):
         rivals: dict[Card, float] = {}
         for j in np.flatnonzero(same_ink[i]):
             if faces[j] != faces[i]:
-                rivals[faces[j]] = max(rivals.get(faces[j], 0.0), float(conf[j]))
+                rivals[faces[j]] = max(rivals.get(faces[j], 0.0), conf[j])
         total = det.confidence + sum(rivals.values())
         weights.append(det.confidence * det.confidence / total if total > 0 else 0.0)
     return weights
