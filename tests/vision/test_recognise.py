@@ -464,6 +464,20 @@ def test_more_regions_than_the_whole_frame_takes_runs_read_the_whole_frame(tmp_p
     assert centres == [pytest.approx((360, 360), abs=1.0), pytest.approx((920, 360), abs=1.0)]
 
 
+def test_regions_close_together_are_read_as_one_rectangle_around_them(tmp_path: Path) -> None:
+    # Four zones would be four runs against the frame's two tiles; the rectangle around them (300, 60)-(1000,
+    # 660) fits the graph at 320/700, more than the tiles' 320/720, so it is read in one run: the box lands at
+    # that rectangle's middle, once.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    four = [(300, 60, 600, 300), (700, 60, 1000, 300), (300, 400, 600, 660), (700, 400, 1000, 660)]
+
+    centres = [d.center for d in recogniser.detect(frame, four)]
+
+    assert centres == [pytest.approx((650, 360), abs=1.0)]
+
+
 def test_a_box_cut_by_a_regions_edge_is_dropped_unless_the_frame_ends_there(tmp_path: Path) -> None:
     # The model sees a box touching the left edge of its input: inside the frame that is a region's
     # edge cutting through an index (dropped); at the frame's own left edge it is a whole index.

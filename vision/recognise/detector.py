@@ -20,7 +20,9 @@ table the pile's top card was found at 80 of its 80 visible corners this way, ag
 whole frame, and read right and sure (0.9) at 61 against 21 (docs/vision.md). The zones are read
 this way only when they take no more detector runs than the whole frame: the Makao pile is one run
 against two tiles; 3-5-8's four zones would be four, and on eight synthetic games they read no
-better than the whole frame's two tiles (811 against 814 of 816 cards confirmed).
+better than the whole frame's two tiles (811 against 814 of 816 cards confirmed). When the zones take
+more runs than the tiles, the rectangle around them all is read in one run, if that shows them at no
+less than :data:`UNION_SCALE` of the tiles' scale: the 3-5-8 mat's four zones, one run instead of two.
 """
 
 from __future__ import annotations
@@ -130,6 +132,22 @@ def region_windows(regions: Sequence[Region], height: int, width: int) -> list[W
     return windows
 
 
+UNION_SCALE = 0.85
+"""When the zones take more detector runs than the whole frame's tiles, the rectangle around them all is
+read in one run instead, if that shows them at no less than this share of the tiles' scale. The 3-5-8 mat's
+four zones in a 1280x720 frame make a 782 x 597 rectangle: one run at 0.92 of the two tiles' scale, a card's
+index about 8 % smaller, well inside the sizes the detector was trained on (cards 30-230 px tall at 320), for
+half the detector's time. Never much smaller than the tiles show it: reading zones larger was what made the
+pile's indices found and read sure (docs/vision.md)."""
+
+
+def _union(windows: Sequence[Window]) -> Window:
+    """The smallest window holding all of ``windows``."""
+    left, top = min(x for x, _, _, _ in windows), min(y for _, y, _, _ in windows)
+    right, bottom = max(x + w for x, _, w, _ in windows), max(y + h for _, y, _, h in windows)
+    return (left, top, right - left, bottom - top)
+
+
 class CornerDetector:
     """The detector session and its decoding; returns boxes in the input image's pixels."""
 
@@ -180,6 +198,11 @@ class CornerDetector:
             zoomed = region_windows(regions, height, width)
             if len(zoomed) <= len(windows):
                 windows, fit, several = zoomed, self.size, True
+            elif len(windows) > 1:
+                union = _union(zoomed)
+                # letterbox's scale for a window: the fit over its longer side
+                if self.size / max(union[2], union[3]) >= UNION_SCALE * fit / max(windows[0][2], windows[0][3]):
+                    windows, fit, several = [union], self.size, True
         all_boxes: list[np.ndarray] = []
         all_scores: list[np.ndarray] = []
         for x, y, w, h in windows:
