@@ -216,15 +216,19 @@ class _Pending:
         confs = self.peaks.get(card) or self.votes[card]
         return card, len(self.read_in.get(card, ())), float(np.mean(confs))
 
+    def where(self, card: Card) -> list[np.ndarray]:
+        """Where ``card`` was read here (the place's own points for a reading that has none recorded)."""
+        return self.places.get(card) or self.points
+
     def share(self, card: Card, radius: float) -> float:
         """``card``'s share of the support of the readings seen within ``radius`` of where it was read: its
         rivals for the same ink. A place gathers readings a match radius apart, and on a pile that may be the
         new card's index and, beside it, a covered card's corner (which is no rival: it is another index)."""
-        where = self.places.get(card) or self.points
+        where = self.where(card)
         rivals = sum(
             weight
             for other, weight in self.support.items()
-            if other != card and _close(self.places.get(other) or self.points, where, radius)
+            if other != card and _close(self.where(other), where, radius)
         )
         mine = self.support.get(card, 0.0)
         return mine / max(1e-9, mine + rivals)
@@ -729,7 +733,7 @@ class CardTracker:
                 continue  # the other corner of the card just reported, read differently
             if self._on_reported_outline(state, pending):
                 continue  # one card was put down, and it is reported: this is it read otherwise
-            if self._off_outline(state, pending.places.get(card) or pending.points):
+            if self._off_outline(state, pending.where(card)):
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events
