@@ -59,3 +59,40 @@ def test_an_unknown_network_is_refused_by_name(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         pipeline._args(["--cls-arch", "resnet50"])
     assert "resnet50" in capsys.readouterr().err
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_classifier_is_trained_on_from_its_shipped_export(tmp_path: Path) -> None:
+    """Only exports are committed, with each batch norm folded into its convolution. Loaded back, the
+    network reads as the export does, and a training batch (normalised by its own statistics) reads
+    about the same, so training on starts where the shipped model is, not from scrambled scales."""
+    from vision.recognise.manifest import DEFAULT_MODEL_DIR
+    from vision.training.classifier import load_onnx_weights
+
+    rng = np.random.default_rng(2)
+    crops = rng.integers(0, 256, (64, 48, 48, 3), dtype=np.uint8)
+    crops[:, 8:40, 16:32] //= 4  # some ink
+    shipped = DEFAULT_MODEL_DIR / "corner-classifier.onnx"
+    model = CropNet()
+    load_onnx_weights(model, shipped, crops)
+    x = torch.from_numpy(crops[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+    runtime = CornerClassifier(
+        shipped, ClassifierSpec.model_validate(pipeline._manifest(pipeline._args([]), tmp_path)["classifier"])
+    )
+    with torch.no_grad():
+        read = torch.exp(model.eval()(x)).numpy()
+        model.train()
+        model.features[-1].eval()  # (dropout off: the batch norms alone)
+        batch = torch.exp(model(x)).numpy()
+    assert np.allclose(read, runtime._read(x.numpy()), atol=1e-4)
+    assert np.abs(batch - read).max() < 1e-3
+
+
+def test_only_the_plain_classifier_loads_from_an_export() -> None:
+    from vision.recognise.manifest import DEFAULT_MODEL_DIR
+    from vision.training.classifier import load_onnx_weights
+
+    with pytest.raises(ValueError, match="plain"):
+        load_onnx_weights(
+            CropNet(arch="residual"), DEFAULT_MODEL_DIR / "corner-classifier.onnx", np.zeros((1, 48, 48, 3), np.uint8)
+        )

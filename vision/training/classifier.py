@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import torch
@@ -236,7 +237,9 @@ def train_classifier(
     upright = turns is not None
     model = CropNet(upright=upright, arch=arch)
     t_all = torch.from_numpy(turns) if turns is not None else None
-    if init is not None:  # continue from our own earlier checkpoint
+    if init is not None and init.suffix == ".onnx":  # continue from a shipped export
+        load_onnx_weights(model, init, crops[:2048])
+    elif init is not None:  # continue from our own earlier checkpoint
         model.load_state_dict(torch.load(init, weights_only=True))
     model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # (in place; the stub omits it)
     batch = 96
@@ -294,6 +297,65 @@ def train_classifier(
     model.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
     model.eval()
     return model
+
+
+def load_onnx_weights(model: CropNet, path: Path, crops: np.ndarray) -> None:
+    """Load ``model`` (the plain network) from its own float ONNX export, to train it on from there.
+
+    Why: only the exports are committed, and the export folds each batch norm into the convolution
+    before it (weight and bias). Loading the folded weights with identity batch norms reproduces the
+    export in eval mode, but training normalises each batch by its own statistics, which would undo
+    the folded scales at the first step. So each batch norm is given the mean and variance of its
+    convolution's output on ``crops`` as running statistics, its scale the matching standard
+    deviation and its shift the mean plus the folded bias: eval mode computes exactly the export,
+    and a training batch like ``crops`` about the same.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    if model.arch != "plain" or model.upright:
+        raise ValueError("only the plain, every-turn classifier can be loaded from an ONNX export")
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
+    pairs = [(cast(nn.Conv2d, b[0]), cast(nn.BatchNorm2d, b[1])) for b in blocks]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the plain classifier has {len(blocks)}")
+    with torch.no_grad():
+        for node, (conv, bn) in zip(convs, pairs, strict=True):
+            w, b = (torch.from_numpy(weights[name].copy()) for name in node.input[1:3])
+            if w.shape != conv.weight.shape:
+                raise ValueError(f"{path}: convolution of shape {tuple(w.shape)}, expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            _running(bn)[0].zero_()
+            _running(bn)[1].fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+        for head in ("rank", "suit", "index"):
+            layer = cast(nn.Linear, getattr(model, head))
+            layer.weight.copy_(torch.from_numpy(weights[f"{head}.weight"].copy()))
+            layer.bias.copy_(torch.from_numpy(weights[f"{head}.bias"].copy()))
+        # the convolutions' outputs on real crops, before the (now identity) batch norms
+        seen: dict[nn.Module, torch.Tensor] = {}
+        hooks = [conv.register_forward_hook(lambda m, _i, o: seen.__setitem__(m, o)) for conv, _ in pairs]
+        model.eval()
+        model(_to_tensor(crops))
+        for hook in hooks:
+            hook.remove()
+        for conv, bn in pairs:
+            out = seen[conv]
+            mean, var = out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3), unbiased=False)
+            bn.bias.add_(mean)
+            _running(bn)[0].copy_(mean)
+            _running(bn)[1].copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+
+
+def _running(bn: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:
+    """A batch norm's running mean and variance (always kept by ours: ``track_running_stats``)."""
+    assert bn.running_mean is not None and bn.running_var is not None
+    return bn.running_mean, bn.running_var
 
 
 def export_onnx(model: nn.Module, path: Path, size: int) -> None:

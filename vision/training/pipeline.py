@@ -130,7 +130,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--install", action="store_true", help="copy the exports into vision/models/")
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
     p.add_argument("--det-name", default="detector", help="run folder of the detector under --out")
-    p.add_argument("--cls-init", type=Path, default=None, help="continue the classifier from this state dict (.pt)")
+    p.add_argument(
+        "--cls-init",
+        type=Path,
+        default=None,
+        help="continue the classifier from this state dict (.pt) or float ONNX export (the plain network)",
+    )
     p.add_argument("--cls-lr", type=float, default=5e-3, help="classifier peak learning rate (default 5e-3)")
     p.add_argument(
         "--torch-threads",
