@@ -55,3 +55,15 @@ def test_the_committed_demo_deck_boxes_are_what_the_measurement_gives(tmp_path):
     assert set(measured) == set(committed) - {"corners"}
     for code, boxes in measured.items():
         assert np.abs(np.array(boxes) - np.array(committed[code])).max() <= 1, code
+
+
+def test_a_measurement_of_another_version_is_measured_again(tmp_path):
+    """The faces cache outlives code changes: boxes measured by other code are not trusted."""
+    from vision.synth import corners
+
+    (tmp_path / "orell").mkdir()
+    assert not corners.is_measured("orell", tmp_path)
+    corners.measure_design("orell", cache_dir=tmp_path)
+    assert corners.is_measured("orell", tmp_path)
+    (tmp_path / "orell" / "index_boxes.version").write_text(f"{corners.MEASURING_VERSION - 1}\n")
+    assert not corners.is_measured("orell", tmp_path)

@@ -29,7 +29,7 @@ from engine.cards import Card
 
 from .faces import CACHE_DIR, card_code, load_face
 
-__all__ = ["find_index", "measure_design"]
+__all__ = ["MEASURING_VERSION", "find_index", "is_measured", "measure_design"]
 
 Box = tuple[int, int, int, int]
 
@@ -37,7 +37,11 @@ _REGION_W = 0.26  # corner search region, fraction of card width
 _REGION_H = 0.30
 _MAX_W = 0.2  # an index is never wider/taller than this
 _MAX_H = 0.3
-_ONE_INDEX = {"tango_nuevo"}  # prints its index in the top-left corner only
+_ONE_INDEX = {"tango_nuevo"}
+MEASURING_VERSION = 1
+"""Raise on any change to what :func:`measure_design` writes: a cached measurement of another version is
+measured again (:func:`is_measured`), so a faces cache never trains on boxes the code no longer gives."""
+_STAMP = "index_boxes.version"  # prints its index in the top-left corner only
 
 
 def _ink(face: np.ndarray) -> np.ndarray:
@@ -146,4 +150,19 @@ def measure_design(design: str, cache_dir: Path = CACHE_DIR) -> dict[str, list[l
             boxes[code].append([int(v) for v in box])
     out = cache_dir / design / "index_boxes.json"
     out.write_text(json.dumps({"corners": corners, **boxes}))
+    (cache_dir / design / _STAMP).write_text(f"{MEASURING_VERSION}\n")
     return boxes
+
+
+def is_measured(design: str, cache_dir: Path = CACHE_DIR) -> bool:
+    """Whether ``cache_dir`` holds ``design``'s index boxes as this code measures them.
+
+    The faces cache outlives code changes (as the drawn decks' does, :func:`vision.synth.drawn.is_current`):
+    without this a changed measurement would train on the old boxes here and the new ones in a fresh clone.
+    """
+    stamp = cache_dir / design / _STAMP
+    return (
+        (cache_dir / design / "index_boxes.json").is_file()
+        and stamp.is_file()
+        and stamp.read_text().strip() == str(MEASURING_VERSION)
+    )

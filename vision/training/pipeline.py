@@ -29,9 +29,9 @@ import numpy as np
 
 from engine.cards import Card
 from vision.argtypes import probability
-from vision.synth.corners import measure_design
-from vision.synth.drawn import with_bleeding_courts
-from vision.synth.faces import CACHE_DIR, DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
+from vision.synth.corners import is_measured, measure_design
+from vision.synth.drawn import is_drawn, with_bleeding_courts
+from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
 from .dataset import ARCHITECTURES, CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
@@ -176,7 +176,7 @@ def _train_designs(a: argparse.Namespace) -> tuple[str, ...]:
 def _faces(jokers: bool, designs: tuple[str, ...]) -> None:
     for name in dict.fromkeys((*DESIGNS, *DRAWN, *designs)):
         render_design(name)  # a drawn deck writes its boxes as it draws them
-        if not (CACHE_DIR / name / "index_boxes.json").exists():
+        if not is_drawn(name) and not is_measured(name):  # (a drawn deck's boxes come with its drawing)
             measure_design(name)
         if jokers:
             render_jokers(name)
