@@ -37,11 +37,11 @@ _REGION_W = 0.26  # corner search region, fraction of card width
 _REGION_H = 0.30
 _MAX_W = 0.2  # an index is never wider/taller than this
 _MAX_H = 0.3
-_ONE_INDEX = {"tango_nuevo"}
+_ONE_INDEX = {"tango_nuevo"}  # prints its index in the top-left corner only
 MEASURING_VERSION = 1
 """Raise on any change to what :func:`measure_design` writes: a cached measurement of another version is
 measured again (:func:`is_measured`), so a faces cache never trains on boxes the code no longer gives."""
-_STAMP = "index_boxes.version"  # prints its index in the top-left corner only
+_STAMP = "index_boxes.version"
 
 
 def _ink(face: np.ndarray) -> np.ndarray:
