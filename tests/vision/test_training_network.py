@@ -96,3 +96,27 @@ def test_only_the_plain_classifier_loads_from_an_export() -> None:
         load_onnx_weights(
             CropNet(arch="residual"), DEFAULT_MODEL_DIR / "corner-classifier.onnx", np.zeros((1, 48, 48, 3), np.uint8)
         )
+
+
+def test_an_eight_bit_export_is_refused_by_name() -> None:
+    """The 8-bit graph's weights sit behind quantisation nodes: training on from it is refused, not garbled."""
+    from vision.recognise.manifest import DEFAULT_MODEL_DIR
+    from vision.training.classifier import load_onnx_weights
+
+    path = DEFAULT_MODEL_DIR / "corner-classifier-int8.onnx"
+    with pytest.raises(ValueError, match="not a float export"):
+        load_onnx_weights(CropNet(), path, np.zeros((1, 48, 48, 3), np.uint8))
+
+
+def test_training_on_from_a_wrong_file_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.recognise.manifest import DEFAULT_MODEL_DIR
+
+    out = tmp_path / "run"
+    int8 = DEFAULT_MODEL_DIR / "corner-classifier-int8.onnx"
+    assert pipeline.main(["--stages", "classifier", "--cls-init", str(int8), "--out", str(out)]) == 2
+    assert "not a float export" in capsys.readouterr().err
+    assert pipeline.main(["--stages", "classifier", "--cls-init", str(tmp_path / "nope.onnx"), "--out", str(out)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert not any(out.glob("crops-*.npz"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -299,6 +299,24 @@ def train_classifier(
     return model
 
 
+def float_export(path: Path) -> tuple[dict[str, np.ndarray], list[Any]]:
+    """A float ONNX export's stored tensors by name and its convolution nodes, or a ValueError naming
+    the file when it cannot be read or is not one (the 8-bit graph keeps its weights behind
+    quantisation nodes)."""
+    import onnx
+    from onnx import numpy_helper
+
+    try:
+        graph = onnx.load(str(path)).graph
+    except Exception as exc:  # onnx raises its own untyped errors for unreadable files
+        raise ValueError(f"{path}: not an ONNX model: {exc}") from None
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    if not convs or not all(len(n.input) == 3 and n.input[1] in weights and n.input[2] in weights for n in convs):
+        raise ValueError(f"{path}: not a float export (its convolutions' weights are not stored as tensors)")
+    return weights, convs
+
+
 def load_onnx_weights(model: CropNet, path: Path, crops: np.ndarray) -> None:
     """Load ``model`` (the plain network) from its own float ONNX export, to train it on from there.
 
@@ -310,14 +328,9 @@ def load_onnx_weights(model: CropNet, path: Path, crops: np.ndarray) -> None:
     deviation and its shift the mean plus the folded bias: eval mode computes exactly the export,
     and a training batch like ``crops`` about the same.
     """
-    import onnx
-    from onnx import numpy_helper
-
     if model.arch != "plain" or model.upright:
         raise ValueError("only the plain, every-turn classifier can be loaded from an ONNX export")
-    graph = onnx.load(str(path)).graph
-    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    convs = [n for n in graph.node if n.op_type == "Conv"]
+    weights, convs = float_export(path)
     blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
     pairs = [(cast(nn.Conv2d, b[0]), cast(nn.BatchNorm2d, b[1])) for b in blocks]
     if len(convs) != len(blocks):

@@ -429,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
+    if a.cls_init is not None and not a.cls_init.is_file():
+        print(f"--cls-init: no such file: {a.cls_init}", file=sys.stderr)
+        return 2
     stages = a.stages.split(",") if a.stages else list(STAGES)
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
@@ -448,6 +451,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2
     torch.set_num_threads(a.torch_threads or max(1, os.cpu_count() or 1))
+    if a.cls_init is not None and a.cls_init.suffix == ".onnx":  # refused now, not after the crops are cut
+        from .classifier import float_export
+
+        try:
+            float_export(a.cls_init)
+        except ValueError as exc:
+            print(f"--cls-init: {exc}", file=sys.stderr)
+            return 2
 
     if "faces" in stages:
         _log("rendering and measuring card faces")
