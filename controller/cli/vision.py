@@ -185,6 +185,7 @@ def _eval(args: argparse.Namespace) -> int:
     dataset, recogniser = loaded
     if args.labelled_boxes:
         from vision.evaluation.crops import classify_labelled_boxes
+        from vision.recognise.aspect import FRAME_SHAPES
 
         if args.per_image is not None:
             print(
@@ -194,7 +195,8 @@ def _eval(args: argparse.Namespace) -> int:
             return 2
 
         try:
-            print(json.dumps(classify_labelled_boxes(recogniser, dataset, limit=args.limit)))
+            aspects = FRAME_SHAPES if args.aspect is None else (args.aspect,)
+            print(json.dumps(classify_labelled_boxes(recogniser, dataset, limit=args.limit, aspects=aspects)))
         except DatasetError as exc:
             print(f"cardtable vision: {exc}", file=sys.stderr)
             return 2

@@ -116,6 +116,36 @@ def test_labelled_boxes_read_by_the_classifier_alone_split_rank_and_suit(
     assert sum(report["suit_confusions"].values()) == 4 - suit_right
 
 
+def test_labelled_boxes_at_a_pixel_aspect_stretch_the_boxes_with_the_photo(
+    tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A photo saved squashed is read stretched back, and its labelled boxes must follow the stretch: a
+    box left where it was would land on the wrong card."""
+    root = tmp_path / "squashed"
+    image = np.full((64, 64, 3), 80, np.uint8)
+    image[24:40, 8:20] = BGR_GREEN  # left of the labelled red box: what an unscaled box would read
+    image[24:40, 24:40] = BGR_RED
+    (root / "images").mkdir(parents=True)
+    cv2.imwrite(str(root / "images" / "a.png"), image)
+    entry = {"image": "images/a.png", "width": 64, "height": 64, "subset": "s", "distinct_cards": [RED]}
+    _index(root, [{**entry, "cards": [{"card": RED, "box": [24, 24, 40, 40]}]}])
+
+    status, out, _ = _eval(capsys, str(root), "--models", str(models), "--labelled-boxes", "--aspect", "2:1")
+    report = json.loads(out)
+
+    assert status == 0
+    assert (report["boxes"], report["card"]) == (1, 1.0)
+    assert report["aspects"] == {"2": 1}
+
+
+def test_labelled_boxes_search_keeps_the_photo_as_saved_on_a_tie(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--labelled-boxes")
+    # the stand-in classifier reads a colour, the same at every stretch: no aspect reads more boxes surely
+    assert json.loads(out)["aspects"] == {"1": 3}
+
+
 def test_limit_reads_only_the_first_images(dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--limit", "1", "--threads", "2")
     report = json.loads(out)

@@ -8,6 +8,7 @@ an index a deck defeats: it is how clubs read as spades on the real webcam photo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from engine.cards import Card
 from vision.evaluation.dataset import Dataset
 from vision.evaluation.run import read_image
+from vision.recognise.aspect import stretched
 from vision.recognise.recogniser import OnnxRecogniser
 
 
@@ -52,15 +54,30 @@ class CropTally:
 
 
 def classify_labelled_boxes(
-    recogniser: OnnxRecogniser, dataset: Dataset, limit: int | None = None
+    recogniser: OnnxRecogniser,
+    dataset: Dataset,
+    limit: int | None = None,
+    aspects: Sequence[float] = (1.0,),
+    confident: float = 0.9,
 ) -> dict[str, object]:
     """The classifier's reading of every labelled box, overall and per subset (JSON-ready).
 
     A box counts as rejected when the classifier calls it "not an index" with the recogniser's reject
     probability; its card reading still counts (the best card), so the figures are the classifier's.
+
+    Each photo is read at each pixel aspect of ``aspects`` (the picture and its boxes stretched alike,
+    :func:`~vision.recognise.aspect.stretched`) and the reading with the most boxes read at least
+    ``confident`` kept, the earlier aspect winning ties: the rule of
+    :class:`~vision.recognise.aspect.AspectSearch`, so that the classifier is judged on the photos as
+    the whole-image evaluation reads them. A photo saved square from a 16:9 frame, read as saved,
+    squashes every pip: spades and hearts then read as diamonds (docs/vision.md). ``"aspects"`` in the
+    answer counts the photos read at each aspect.
     """
+    if not aspects:
+        raise ValueError("the labelled boxes need at least one pixel aspect to be read at")
     overall = CropTally()
     subsets: dict[str, CropTally] = {}
+    chosen: dict[str, int] = {}
     samples = dataset.samples[:limit] if limit is not None else dataset.samples
     reject = recogniser.manifest.classifier.reject_class is not None
     for sample in samples:
@@ -68,12 +85,27 @@ def classify_labelled_boxes(
             continue
         image = read_image(sample)
         boxes = np.array([c.box for c in sample.corners], np.float32)
-        probs = recogniser.classifier.probabilities(recogniser.classifier.crops(image, boxes))
+        readings = []
+        for order, aspect in enumerate(aspects):
+            wide, sx, sy = stretched(image, aspect)
+            probs = recogniser.classifier.probabilities(
+                recogniser.classifier.crops(wide, boxes * np.array([sx, sy, sx, sy], np.float32))
+            )
+            cards = probs[:, :-1] if reject else probs
+            readings.append((int((cards.max(axis=1) >= confident).sum()), -order, aspect, probs))
+        # the most confident boxes; on a tie the earlier aspect (the photo as saved, first)
+        _score, _order, best_aspect, best = max(readings, key=lambda r: (r[0], r[1]))
+        key = f"{best_aspect:.3g}"
+        chosen[key] = chosen.get(key, 0) + 1
         tally = subsets.setdefault(sample.subset, CropTally())
-        for corner, row in zip(sample.corners, probs, strict=True):
+        for corner, row in zip(sample.corners, best, strict=True):
             cards = row[:-1] if reject else row
             read = recogniser.cards[int(np.argmax(cards))]
             rejected = bool(reject and row[-1] >= recogniser.reject)
             overall.add(corner.card, read, rejected)
             tally.add(corner.card, read, rejected)
-    return {**overall.summary(), "subsets": {name: t.summary() for name, t in sorted(subsets.items())}}
+    return {
+        **overall.summary(),
+        "aspects": dict(sorted(chosen.items())),
+        "subsets": {name: t.summary() for name, t in sorted(subsets.items())},
+    }

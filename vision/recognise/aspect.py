@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.detections import Detection, Recogniser, Region
 
-__all__ = ["FRAME_SHAPES", "AspectSearch", "parse_aspect"]
+__all__ = ["FRAME_SHAPES", "AspectSearch", "parse_aspect", "stretched"]
 
 FRAME_SHAPES: tuple[float, ...] = (1.0, 16 / 9, 9 / 16, 4 / 3, 3 / 4)
 """Pixel aspects tried, as width stretch over height stretch: square first, then the frame shapes of
@@ -47,7 +47,7 @@ def parse_aspect(text: str) -> float:
     return value
 
 
-def _stretched(image: np.ndarray, aspect: float) -> tuple[np.ndarray, float, float]:
+def stretched(image: np.ndarray, aspect: float) -> tuple[np.ndarray, float, float]:
     """``image`` stretched along one axis so that its pixels become ``aspect`` wide per unit tall;
     returns it with the x and y scale factors applied."""
     h, w = image.shape[:2]
@@ -90,9 +90,9 @@ class AspectSearch:
         best: list[Detection] = []
         best_score = -1
         for aspect in self.aspects:
-            stretched, sx, sy = _stretched(image, aspect)
+            wide, sx, sy = stretched(image, aspect)
             scaled = None if regions is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in regions]
-            found = self.recogniser.detect(stretched, scaled)
+            found = self.recogniser.detect(wide, scaled)
             score = sum(d.confidence >= self.confident for d in found)
             if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
                 best, best_score = [_unscaled(d, sx, sy) for d in found], score
