@@ -119,6 +119,8 @@ class _Stats:
     latencies: list[float] = field(default_factory=list)
     frame_ms: list[float] = field(default_factory=list)
     frames: int = 0
+    frames_read: int = 0
+    """Frames the recogniser read; the others found the table at rest (CardTracker.needs_reading)."""
     misreads: int = 0
     player_corrections: int = 0
     entered: int = 0
@@ -290,7 +292,10 @@ class Demo:
                     recogniser.current = rendered.truth
                 self.frame_start = time.perf_counter()
                 self.frame_t = rendered.frame.t
-                detections = recogniser.detect(rendered.frame.image, tracker.regions())
+                detections = None  # a table at rest is not read again (CardTracker.needs_reading)
+                if tracker.needs_reading(rendered.frame):
+                    detections = recogniser.detect(rendered.frame.image, tracker.regions())
+                    self.stats.frames_read += 1
                 for event in tracker.update(rendered.frame, detections):
                     referee.submit(event)
                 while not self.commands.empty():
@@ -476,6 +481,7 @@ class Demo:
             },
             "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
             "frames": self.stats.frames,
+            "frames_read": self.stats.frames_read,
             "wall_s": round(wall, 1),
             "record": str(record_path),
             "out": str(self.out),
@@ -501,6 +507,7 @@ class Demo:
             },
             "frame_ms": {"p50": _percentile(self.stats.frame_ms, 50), "p95": _percentile(self.stats.frame_ms, 95)},
             "frames": self.stats.frames,
+            "frames_read": self.stats.frames_read,
             "wall_s": round(wall, 1),
             "out": str(self.out),
             "spectator": self.spectator_url,

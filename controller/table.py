@@ -189,7 +189,9 @@ class Table:
                 else:
                     tracker.set_calibration(new)
             if tracker is not None:
-                for event in tracker.update(frame, recogniser.detect(frame.image, tracker.regions())):
+                # a table at rest is not read again: the last reading stands until something moves
+                read = recogniser.detect(frame.image, tracker.regions()) if tracker.needs_reading(frame) else None
+                for event in tracker.update(frame, read):
                     self.referee.submit(event)
             elif frames % 50 == 0:
                 log.warning("waiting for the mat's markers to calibrate the camera (frame %d)", frame.index)

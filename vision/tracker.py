@@ -126,6 +126,14 @@ class TrackerSettings:
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
+    rest_frames: int = 6
+    """Still frames after which a table whose last reading brought nothing new is at rest: until something moves
+    its frames are not read again (:meth:`CardTracker.needs_reading`) and the last reading stands for them.
+    Most of a game is players thinking over a still table, and reading a frame is most of the Pi's work.
+    0 reads every frame."""
+    rest_check_frames: int = 10
+    """At rest, every this-many-th frame is read all the same, in case something changed that the motion test
+    did not see (0: never)."""
 
     def __post_init__(self) -> None:
         # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
@@ -294,6 +302,13 @@ class CardTracker:
         self._prev_frame: tuple[int, float] = (0, 0.0)
         self.calibration = calibration
         self._empty: np.ndarray | None = None
+        self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool]] | None = None
+        """The last frame's image, its grey and small grey versions and its motion (asked for by
+        :meth:`needs_reading`, then used by :meth:`update`)."""
+        self._at_rest = False
+        self._last_read: list[Detection] = []
+        """The detections (the recogniser's and the reader's) of the last frame that was read."""
+        self._rest_run = 0
         self.set_calibration(calibration)
 
     # ----- calibration and motion ------------------------------------------------------------
@@ -325,6 +340,8 @@ class CardTracker:
             state.bbox = (bx1, by1, bx2, by2)
             state.mask = full[by1:by2, bx1:bx2].astype(bool)
         self._prev_small = None
+        self._seen = None
+        self._at_rest = False  # the view moved: read it again
 
     def regions(self) -> list[Region]:
         """The parts of the frame the recogniser should read: each zone whose cards are read, grown by
@@ -335,6 +352,44 @@ class CardTracker:
         (docs/vision.md). Zones outside the frame give empty rectangles, which the recogniser skips.
         """
         return list(self._regions)
+
+    def needs_reading(self, frame: Frame) -> bool:
+        """Whether ``frame`` must be read (``recogniser.detect(frame.image, tracker.regions())``) before
+        :meth:`update`. False when the table is at rest: nothing moved since the last frame read, that reading
+        brought nothing new (no event, nothing unconfirmed, every reported card seen, every zone still for
+        ``rest_frames``), and no check is due (``rest_check_frames``); then pass ``None`` to :meth:`update`
+        and the last reading stands. A still table reads the same, so reading it again changes nothing but
+        the Pi's load."""
+        if not self._at_rest:
+            return True
+        _gray, _small, motion = self._look(frame)
+        if any(motion.values()):
+            return True
+        check = self.settings.rest_check_frames
+        return bool(check) and (self._rest_run + 1) % check == 0
+
+    def _look(self, frame: Frame) -> tuple[np.ndarray, np.ndarray, dict[str, bool]]:
+        """``frame``'s grey and small grey images and its motion since the previous frame, worked out once."""
+        if self._seen is None or self._seen[0] is not frame.image:
+            gray = self._gray(frame.image)
+            small = self._small(gray)
+            self._seen = (frame.image, gray, small, self._motion(small))
+        return self._seen[1], self._seen[2], self._seen[3]
+
+    def _settled(self) -> bool:
+        """Whether the last reading left nothing to settle: every zone that reads cards still for ``rest_frames``
+        with nothing unconfirmed, no card put down and not yet read, and every reported card seen (on a pile
+        the top one: those beneath are covered)."""
+        for state in self.zones.values():
+            if not state.zone.reads_cards:
+                continue
+            if state.still_run < self.settings.rest_frames or state.pending:
+                return False
+            if state.outline is not None and not state.placed_still and not state.unreadable_reported:
+                return False
+            if any(t.missing for t in (state.tracks[-1:] if state.zone.kind == "pile" else state.tracks)):
+                return False
+        return True
 
     def _small(self, gray: np.ndarray) -> np.ndarray:
         ds = self.settings.downscale
@@ -494,18 +549,24 @@ class CardTracker:
         return top, np.array([x1, y1])
 
     # ----- the update ------------------------------------------------------------------------
-    def update(self, frame: Frame, detections: Sequence[Detection]) -> list[VisionEvent]:
-        """Take one frame and its detections; return the events it confirms (usually none)."""
+    def update(self, frame: Frame, detections: Sequence[Detection] | None) -> list[VisionEvent]:
+        """Take one frame and its detections; return the events it confirms (usually none).
+
+        ``None`` for a frame that was not read because :meth:`needs_reading` said it need not be: the last
+        reading stands for it. A ValueError if it had to be read."""
         if frame.size != self.calibration.image_size:
             raise ValueError(
                 f"frame {frame.index} is {frame.size[0]}x{frame.size[1]} but the calibration was made at "
                 f"{self.calibration.image_size[0]}x{self.calibration.image_size[1]}: recalibrate at this size"
             )
-        gray = self._gray(frame.image)
-        small = self._small(gray)
-        motion = self._motion(small)
+        resting = detections is None
+        if detections is None:
+            if self.needs_reading(frame):
+                raise ValueError(f"frame {frame.index} was not read, but the table is not at rest: read it")
+            detections = self._last_read
+        gray, small, motion = self._look(frame)
         self._seek_outlines(frame.image, motion)
-        if self.reader is not None:
+        if self.reader is not None and not resting:
             detections = [*detections, *self._read_outlines(frame.image, detections, motion)]
         observations = self._observations(detections, gray)
         events: list[VisionEvent] = []
@@ -544,6 +605,10 @@ class CardTracker:
             events += self._unreadable(state, frame)
         self._prev_small = small
         self._prev_frame = (frame.index, frame.t)
+        self._seen = None  # the next frame's motion is measured against this one
+        self._last_read = list(detections)
+        self._rest_run = self._rest_run + 1 if resting else 0
+        self._at_rest = self.settings.rest_frames > 0 and not events and self._settled()
         return events
 
     def _observe(self, state: _ZoneState, observations: list[_Obs]) -> None:

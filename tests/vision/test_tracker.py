@@ -34,14 +34,20 @@ class Table:
         self.blank[:] = FELT
         self.events: list[VisionEvent] = []
         self.background = self.blank.copy()
+        self.reads = 0
 
     def frame(
-        self, detections: Sequence[Detection] = (), hands: Sequence[tuple[float, float]] = ()
+        self, detections: Sequence[Detection] = (), hands: Sequence[tuple[float, float]] = (), lazy: bool = False
     ) -> list[VisionEvent]:
+        """One frame with ``detections``; ``lazy``: as the table runs, read only if the tracker needs it (the
+        frames read are counted in ``reads``)."""
         image = self.background.copy()
         for x, y in hands:
             cv2.circle(image, (round(x * PPM), round(y * PPM)), 90, (150, 170, 220), -1)
-        events = self.tracker.update(Frame(self.index, self.index / 10, image), list(detections))
+        frame = Frame(self.index, self.index / 10, image)
+        read = not lazy or self.tracker.needs_reading(frame)
+        self.reads += read
+        events = self.tracker.update(frame, list(detections) if read else None)
         self.index += 1
         self.events += events
         return events
@@ -54,10 +60,10 @@ class Table:
             out += self.frame(detections, hands=[(cx + 15 * k - 15, cy + 10 * k)])
         return out
 
-    def still(self, detections: Sequence[Detection] = (), frames: int = 1) -> list[VisionEvent]:
+    def still(self, detections: Sequence[Detection] = (), frames: int = 1, lazy: bool = False) -> list[VisionEvent]:
         out: list[VisionEvent] = []
         for _ in range(frames):
-            out += self.frame(detections)
+            out += self.frame(detections, lazy=lazy)
         return out
 
     def corners(self, card: str, zone: str, conf: float = 0.9, shift: tuple[float, float] = (0, 0)) -> list[Detection]:
@@ -692,3 +698,64 @@ def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_car
     peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.85)
     t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=10)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
+
+
+# ----- a table at rest is not read ---------------------------------------------------------------
+
+
+def _resting_table(settings: TrackerSettings | None = None) -> Table:
+    """A 5C put down on seat 0 and confirmed, then the table left still for ``rest_frames``."""
+    t = Table(settings=settings)
+    t.hand_over("seat0")
+    t.still(t.corners("5C", "seat0"), frames=4 + t.tracker.settings.rest_frames, lazy=True)
+    assert kinds(t.events) == ["CardPlaced"]
+    return t
+
+
+def test_a_still_table_that_read_nothing_new_is_not_read_again_until_a_hand_comes():
+    t = _resting_table(TrackerSettings(rest_check_frames=0))
+    reads = t.reads
+    # the recogniser would now miss the card: at rest, it is not asked, and the card stays
+    assert t.still([], frames=30, lazy=True) == []
+    assert t.reads == reads
+    assert t.tracker.cards_in("seat0") == [C("5C")]
+    # a hand takes the card: read again from the first frame that moves, and the card leaves
+    t.hand_over("seat0", 2)
+    t.still([], frames=6, lazy=True)
+    assert kinds(t.events) == ["CardPlaced", "CardRemoved", "ZoneCleared"]
+    assert t.reads == reads + 8
+
+
+def test_a_table_at_rest_is_read_now_and_then_all_the_same():
+    t = _resting_table(TrackerSettings(rest_check_frames=10))
+    reads = t.reads
+    t.still(t.corners("5C", "seat0"), frames=30, lazy=True)
+    assert t.reads == reads + 3  # every tenth frame
+    assert kinds(t.events) == ["CardPlaced"]
+
+
+def test_a_card_not_yet_confirmed_is_read_in_every_frame():
+    # weak, divided readings never confirm: the table never rests, and they end as one UnreadableCard
+    t = Table()
+    t.hand_over("seat2")
+    for k in range(20):
+        card = ("4D", "4H")[k % 2]
+        t.frame(t.corners(card, "seat2", conf=0.4), lazy=True)
+    assert t.reads == 3 + 20
+    assert kinds(t.events) == ["UnreadableCard"]
+
+
+def test_rest_frames_0_reads_every_frame():
+    t = _resting_table(TrackerSettings(rest_frames=0))
+    reads = t.reads
+    t.still(t.corners("5C", "seat0"), frames=20, lazy=True)
+    assert t.reads == reads + 20
+
+
+def test_a_frame_not_read_while_the_table_is_not_at_rest_is_a_clear_error():
+    t = Table()
+    t.hand_over("seat0", 2, t.corners("5C", "seat0"))
+    frame = Frame(t.index, t.index / 10, t.background.copy())
+    assert t.tracker.needs_reading(frame)
+    with pytest.raises(ValueError, match=f"frame {t.index} was not read"):
+        t.tracker.update(frame, None)

@@ -22,6 +22,22 @@ def test_bench_tracker_scores_a_makao_pile_read_by_the_stand_in(capsys: pytest.C
     assert report["zone_clears_expected"] == 1 and report["zone_clears_missed"] == 0
 
 
+def test_bench_tracker_leaves_a_table_at_rest_unread_and_confirms_every_card_all_the_same(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    command = ["bench", "tracker", "--game", "makao", "--hands", "1", "--seed", "2", "--think", "10"]
+    reports = {}
+    for extra in ([], ["--read-every-frame"]):
+        status = main([*command, *extra])
+        reports[bool(extra)] = json.loads(capsys.readouterr().out)
+        assert status == 0
+    resting, every = reports[False], reports[True]
+    assert every["frames_read"] == every["frames"] == resting["frames"]
+    assert resting["frames_read"] < 0.8 * resting["frames"]  # players thinking over a still table: not read
+    assert resting["confirmed_exactly_once"] == every["confirmed_exactly_once"] == 40
+    assert resting["latency_frames"] == every["latency_frames"]
+
+
 def test_bench_tracker_reads_zones_or_the_whole_frame_with_the_models(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -49,3 +65,5 @@ def test_bench_tracker_reads_zones_or_the_whole_frame_with_the_models(
 def test_bench_tracker_refuses_no_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "tracker", "--hands", "0"]) == 2
     assert "--hands must be at least 1" in capsys.readouterr().err
+    assert main(["bench", "tracker", "--think", "-1"]) == 2
+    assert "--think at least 0" in capsys.readouterr().err
