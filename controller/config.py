@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from controller.feed.config import FeedConfig
+
+if TYPE_CHECKING:
+    from vision.tracker import TrackerSettings
 
 __all__ = [
     "ButtonsConfig",
@@ -209,6 +212,28 @@ class TableConfig(Strict):
     journal: JournalConfig = JournalConfig()
     records: RecordsConfig = RecordsConfig()
     speech: SpeechConfig = SpeechConfig()
+    tracker: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The card tracker's thresholds (vision.tracker.TrackerSettings, docs/mat-and-calibration.md); "
+        "a key left out keeps its default.",
+    )
+
+    @field_validator("tracker")
+    @classmethod
+    def _tracker_settings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        from vision.tracker import TrackerSettings
+
+        try:
+            TrackerSettings.from_dict(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(str(exc).removeprefix("tracker.")) from None
+        return value
+
+    def tracker_settings(self) -> TrackerSettings:
+        """The tracker's settings: the defaults with the ``[tracker]`` section's keys over them."""
+        from vision.tracker import TrackerSettings
+
+        return TrackerSettings.from_dict(self.tracker)
 
     def feed_config(self) -> FeedConfig:
         """The feed settings, with the table's id as the topic level unless ``mqtt.table_id`` is set."""
@@ -247,7 +272,11 @@ def parse_config(data: dict[str, Any], source: str = "config") -> TableConfig:
             if err["type"] == "extra_forbidden":
                 msg = "unknown key"
             msg = msg.removeprefix("Value error, ")
-            errors.append((_path(tuple(err["loc"])), msg))
+            path = _path(tuple(err["loc"]))
+            key, _, rest = msg.partition(": ")
+            if path == "tracker" and rest and key.isidentifier():  # the tracker names the key it refused
+                path, msg = f"tracker.{key}", rest
+            errors.append((path, msg))
         raise ConfigError(source, errors) from None
 
 

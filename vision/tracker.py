@@ -142,6 +142,10 @@ class TrackerSettings:
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
+        # a frame cannot be shrunk 0 times, and a card confirmed by no frame would be a guess
+        for name in ("downscale", "confirm_frames"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"tracker.{name}: must be at least 1, not {getattr(self, name)!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrackerSettings:

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         frames = table.run(
             source,
             recogniser=recogniser,
-            make_tracker=lambda cal: CardTracker(layout, cal, reader=recogniser.read),
+            make_tracker=lambda cal: CardTracker(layout, cal, cfg.tracker_settings(), reader=recogniser.read),
             calibrator=Calibrator(layout),
             calibration=calibration,
         )

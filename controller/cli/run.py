@@ -60,7 +60,7 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
         frames = table.run(
             source,
             recogniser=recogniser,
-            make_tracker=lambda cal: CardTracker(layout, cal, reader=recogniser.read),
+            make_tracker=lambda cal: CardTracker(layout, cal, cfg.tracker_settings(), reader=recogniser.read),
             calibrator=Calibrator(layout),
             calibration=calibration,
         )

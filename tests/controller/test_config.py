@@ -21,6 +21,7 @@ def test_the_shipped_example_is_valid() -> None:
     cfg = load_config(ROOT / "examples" / "table.toml")
     assert cfg.game.preset_name == "sergeant-major"
     assert cfg.hardware.buttons.pins == [17, 27, 22]
+    assert cfg.tracker_settings().rest_frames == 6
 
 
 def test_an_empty_file_gives_a_simulated_three_seat_table() -> None:
@@ -50,6 +51,17 @@ def test_mqtt_section_is_the_feeds_model_and_takes_the_table_id() -> None:
     assert "needs a username" in errors_of({"mqtt": {"password_file": "/etc/pw"}})["mqtt"]
     cfg = parse_config({"table": {"id": "club-2"}, "mqtt": {"host": "localhost"}})
     assert cfg.feed_config().table_id == "club-2"
+
+
+def test_tracker_section_sets_the_trackers_thresholds_and_names_a_bad_one() -> None:
+    cfg = parse_config({"tracker": {"confirm_frames": 4, "rest_frames": 0}})
+    settings = cfg.tracker_settings()
+    assert (settings.confirm_frames, settings.rest_frames, settings.gone_frames) == (4, 0, 5)
+    assert parse_config({}).tracker_settings().rest_frames == 6
+    errs = errors_of({"tracker": {"confirm_frame": 4}})
+    assert list(errs) == ["tracker.confirm_frame"] and errs["tracker.confirm_frame"].startswith("unknown setting")
+    assert errors_of({"tracker": {"gone_frames": "5"}}) == {"tracker.gone_frames": "must be a whole number, not '5'"}
+    assert errors_of({"tracker": {"downscale": 0}}) == {"tracker.downscale": "must be at least 1, not 0"}
 
 
 def test_validate_command_prints_ok_or_errors_and_exits_2(tmp_path: Path) -> None:

@@ -388,6 +388,8 @@ def test_settings_from_config_name_bad_keys():
         TrackerSettings.from_dict({"same_index": 0})
     with pytest.raises(ValueError, match=r"tracker\.agreement: must be a share"):
         TrackerSettings.from_dict({"agreement": 1.5})
+    with pytest.raises(ValueError, match=r"tracker\.downscale: must be at least 1, not 0"):
+        TrackerSettings.from_dict({"downscale": 0})
 
 
 def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
