@@ -382,18 +382,31 @@ class CardTracker:
 
     def _settled(self) -> bool:
         """Whether the last reading left nothing to settle: every zone that reads cards still for ``rest_frames``
-        with nothing unconfirmed, no card put down and not yet read, and every reported card seen (on a pile
-        the top one: those beneath are covered)."""
+        with no unconfirmed reading that could yet be confirmed (:meth:`_settled_reading`), no card put down and
+        not yet read, and every reported card seen (on a pile the top one: those beneath are covered)."""
         for state in self.zones.values():
             if not state.zone.reads_cards:
                 continue
-            if state.still_run < self.settings.rest_frames or state.pending:
+            if state.still_run < self.settings.rest_frames or not all(
+                self._settled_reading(state, p) for p in state.pending
+            ):
                 return False
             if state.outline is not None and not state.placed_still and not state.unreadable_reported:
                 return False
             if any(t.missing for t in (state.tracks[-1:] if state.zone.kind == "pile" else state.tracks)):
                 return False
         return True
+
+    def _settled_reading(self, state: _ZoneState, pending: _Pending) -> bool:
+        """Whether an unconfirmed reading can come to nothing but being dropped: on a pile whose one card put
+        down since the hand is reported, a reading wholly on that card (it read otherwise) or wholly off it (a
+        covered card's corner peeking out) is never a card played (:meth:`_confirm`). Such weak readings of the
+        covered corners stay on a pile for the whole still run; reading them again changes nothing."""
+        if state.zone.kind != "pile" or not state.placed_still or state.outline is None:
+            return False
+        return self._on_reported_outline(state, pending) or all(
+            self._off_outline(state, pending.where(card)) for card in pending.votes
+        )
 
     def _small(self, gray: np.ndarray) -> np.ndarray:
         ds = self.settings.downscale

@@ -761,3 +761,22 @@ def test_a_frame_not_read_while_the_table_is_not_at_rest_is_a_clear_error():
     assert t.tracker.needs_reading(frame)
     with pytest.raises(ValueError, match=f"frame {t.index} was not read"):
         t.tracker.update(frame, None)
+
+
+def test_a_pile_rests_while_a_covered_cards_corner_reads_weakly_beside_the_card_just_played():
+    # The QS is put down over the 5H's right half and reported. The 5H's upper corner peeks out and reads
+    # weakly as a 5D in every frame: off the one card put down, it can never be a card played, so it does
+    # not keep the pile awake.
+    t = Table("makao", settings=TrackerSettings(rest_check_frames=0))
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=-25)
+    t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    reads = t.reads
+    peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.4)
+    t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=30, lazy=True)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
+    assert t.reads - reads <= 1 + t.tracker.settings.rest_frames  # read until it rested, then not again
