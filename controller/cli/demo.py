@@ -93,7 +93,7 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
                 f"true: {report['true_scores']['out']}, {report['true_scores']['losers']}; "
                 f"violations {len(report['violations'])}",
                 f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
-                f"{report['frames']} frames in {report['wall_s']} s",
+                f"{report['frames']} frames in {report['wall_s']} s ({report['frames_read']} read, the others at rest)",
                 f"record: {report['record']}  output folder: {report['out']}",
             ]
         )
@@ -106,7 +106,7 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
         f"tricks {report['tricks']}, winner announced correctly {report['tricks_correct']}",
         f"scores announced {report['scores']}, true {report['true_scores']}; violations {len(report['violations'])}",
         f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
-        f"{report['frames']} frames in {report['wall_s']} s",
+        f"{report['frames']} frames in {report['wall_s']} s ({report['frames_read']} read, the others at rest)",
         f"record: {report['record']}  output folder: {report['out']}",
     ]
     return "\n".join(lines)

@@ -25,6 +25,7 @@ def test_one_hand_through_the_pipeline_is_refereed_as_played(tmp_path: Path) -> 
     assert report["misreads_uncorrected"] == 0
     assert report["scores"] == report["true_scores"] == report["check_totals"]
     assert report["announce_latency_ms"]["n"] == 48
+    assert 0 < report["frames_read"] < report["frames"]  # the still table between plays is not read again
     record = json.loads(Path(report["record"]).read_text())
     check = subprocess.run(
         [sys.executable, "-m", "controller.cli", "check", report["record"]], capture_output=True, text=True, cwd=ROOT
