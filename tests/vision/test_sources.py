@@ -34,6 +34,9 @@ class FakeCapture:
     def get(self, prop):
         return 0.0
 
+    def set(self, prop, value):
+        return False  # a backend without the property
+
     def release(self):
         pass
 
@@ -99,3 +102,31 @@ def test_picamera_is_a_clear_error_where_not_installed():
 def test_folder_must_hold_images(tmp_path):
     with pytest.raises(SourceError, match="no images"):
         FolderSource(tmp_path)
+
+
+class SettableCapture(FakeCapture):
+    """A camera that records what it was asked to set."""
+
+    def __init__(self) -> None:
+        super().__init__(frames=2)
+        self.asked: dict[int, float] = {}
+
+    def set(self, prop, value):
+        self.asked[prop] = value
+        return True
+
+
+def test_a_live_camera_is_asked_for_the_configured_size_and_rate_and_its_freshest_frame():
+    FakeCapture.opened = 0
+    cap = SettableCapture()
+    OpenCVSource(0, width=1280, height=720, fps=10, capture_factory=lambda target: cap)
+    assert cap.asked[cv2.CAP_PROP_FRAME_WIDTH] == 1280 and cap.asked[cv2.CAP_PROP_FRAME_HEIGHT] == 720
+    assert cap.asked[cv2.CAP_PROP_FPS] == 10
+    assert cap.asked[cv2.CAP_PROP_BUFFERSIZE] == 1  # no frames queued while one is read: no lag
+
+
+def test_a_video_file_is_played_as_it_was_recorded():
+    FakeCapture.opened = 0
+    cap = SettableCapture()
+    OpenCVSource("game.mp4", is_file=True, fps=10, capture_factory=lambda target: cap)
+    assert cap.asked == {}

@@ -21,7 +21,7 @@ def open_source(spec: str, *, width: int = 1280, height: int = 720, fps: float =
     if kind == "usb":
         if not arg.isdigit():
             raise SourceError(f"bad source {spec!r}: usb needs a camera index, e.g. usb:0")
-        return OpenCVSource(int(arg), width=width, height=height)
+        return OpenCVSource(int(arg), width=width, height=height, fps=fps)
     if kind == "file":
         if not Path(arg).is_file():
             raise SourceError(f"bad source {spec!r}: no such video file {arg!r}")
@@ -31,11 +31,11 @@ def open_source(spec: str, *, width: int = 1280, height: int = 720, fps: float =
     if kind in ("picamera2", "picamera", "csi"):
         from vision.sources.picamera import PiCameraSource
 
-        return PiCameraSource(width, height, int(arg) if arg.isdigit() else 0)
+        return PiCameraSource(width, height, int(arg) if arg.isdigit() else 0, fps=fps)
     if kind == "synthetic":
         from vision.sources.synthetic import SyntheticSource
 
         return SyntheticSource.demo(game=arg or "358", seed=seed)
     if kind in ("rtsp", "rtmp", "http", "https", "tcp", "udp"):
-        return OpenCVSource(spec.strip())
+        return OpenCVSource(spec.strip(), fps=fps)
     raise SourceError(f"bad source {spec!r}: expected {SOURCE_FORMS}")

@@ -32,6 +32,7 @@ class OpenCVSource(FrameSource):
         is_file: bool = False,
         width: int | None = None,
         height: int | None = None,
+        fps: float | None = None,
         max_reconnects: int = 10,
         reconnect_delay: float = 0.5,
         capture_factory: CaptureFactory = _default_capture,
@@ -43,6 +44,7 @@ class OpenCVSource(FrameSource):
         self.name = f"file:{target}" if is_file else (f"usb:{target}" if isinstance(target, int) else str(target))
         self.width = width
         self.height = height
+        self.fps = fps
         self.max_reconnects = max_reconnects
         self.reconnect_delay = reconnect_delay
         self._factory = capture_factory
@@ -63,11 +65,18 @@ class OpenCVSource(FrameSource):
                 hint = "check the path" if self.is_file else "check the cable, the index (`ls /dev/video*`) or the URL"
                 raise SourceError(f"cannot open camera source {self.name!r}: {hint}")
             return False
-        if self.width and self.height and not self.is_file:
+        if not self.is_file:
             import cv2
 
-            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
-            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+            if self.width and self.height:
+                cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+                cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+            if self.fps:
+                cap.set(cv2.CAP_PROP_FPS, self.fps)
+            # Keep one frame in the driver's queue, not four: while a frame is being read the camera goes on,
+            # and a queued frame would show the table as it was a few frames ago (a card confirmed late).
+            # Backends without the property ignore it.
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self._cap = cap
         return True
 

@@ -16,7 +16,14 @@ from vision.sources.base import Frame, FrameSource, SourceError, log
 
 
 class PiCameraSource(FrameSource):
-    def __init__(self, width: int = 1280, height: int = 720, camera_num: int = 0, max_failures: int = 10) -> None:
+    def __init__(
+        self,
+        width: int = 1280,
+        height: int = 720,
+        camera_num: int = 0,
+        max_failures: int = 10,
+        fps: float | None = None,
+    ) -> None:
         super().__init__()
         self.name = f"picamera2:{camera_num}"
         try:
@@ -28,7 +35,10 @@ class PiCameraSource(FrameSource):
             ) from None
         try:
             self._cam: Any = Picamera2(camera_num)
-            config = self._cam.create_preview_configuration(main={"size": (width, height), "format": "RGB888"})
+            controls = {"FrameRate": float(fps)} if fps else {}
+            config = self._cam.create_preview_configuration(
+                main={"size": (width, height), "format": "RGB888"}, controls=controls
+            )
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:  # libcamera reports missing cameras in many ways
