@@ -130,7 +130,22 @@ class CameraConfig(Strict):
 
 class MatConfig(Strict):
     calibration: Path | None = Field(default=None, description="Saved homography (from `cardtable calibrate`).")
-    layout: str = Field(default="", description="Mat layout name; empty: the default for the game.")
+    paper: str = Field(
+        default="A2",
+        description="Paper the mat was printed on (`cardtable mat --paper`): A3, A2, A1 or WxH in mm. The zones and "
+        "markers are placed by it, so a mat printed on A3 read as A2 would look for the cards in the wrong places.",
+    )
+
+    @field_validator("paper")
+    @classmethod
+    def _known_paper(cls, value: str) -> str:
+        from vision.zones import LayoutError, parse_paper
+
+        try:
+            parse_paper(value)
+        except LayoutError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
 
 class ButtonsConfig(Strict):

@@ -56,6 +56,10 @@ class Calibration:
     error_mm: float
     markers_px: dict[int, np.ndarray] = field(default_factory=dict)
     game: str = ""
+    mat_mm: tuple[float, float] | None = None
+    """The printed mat's width and height (the layout the markers were placed by); ``None`` in files saved
+    before 3 December. A mat printed on other paper puts its markers and zones elsewhere in mm, so
+    :meth:`check_mat` refuses a calibration made for another size."""
 
     @property
     def inverse(self) -> np.ndarray:
@@ -78,6 +82,7 @@ class Calibration:
             "error_mm": self.error_mm,
             "markers_px": {str(k): v.tolist() for k, v in self.markers_px.items()},
             "game": self.game,
+            **({"mat_mm": list(self.mat_mm)} if self.mat_mm is not None else {}),
         }
 
     @classmethod
@@ -93,9 +98,23 @@ class Calibration:
                 error_mm=float(data.get("error_mm", 0.0)),
                 markers_px={int(k): np.asarray(v, dtype=np.float64) for k, v in data.get("markers_px", {}).items()},
                 game=str(data.get("game", "")),
+                mat_mm=(float(data["mat_mm"][0]), float(data["mat_mm"][1])) if "mat_mm" in data else None,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"not a calibration file: {exc}") from None
+
+    def check_mat(self, layout: ZoneLayout) -> None:
+        """Raise :class:`CalibrationError` when this calibration was made for a mat of another size than
+        ``layout``'s (printed on other paper): its zones would be looked for in the wrong places."""
+        if self.mat_mm is None:
+            return
+        w, h = self.mat_mm
+        if abs(w - layout.width) > 1.0 or abs(h - layout.height) > 1.0:
+            raise CalibrationError(
+                f"this calibration was made for a {w:.0f} x {h:.0f} mm mat, but the table is set for "
+                f"{layout.width:.0f} x {layout.height:.0f} mm: set mat.paper to the paper the mat was printed "
+                "on, or calibrate again (cardtable calibrate --paper ...)"
+            )
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +180,7 @@ def calibrate_from_markers(
         raise CalibrationError("the markers were found but no homography fits them (is the mat folded?)")
     projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
     error = float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))))
-    return Calibration(h, image_size, error, {i: found[i] for i in seen}, layout.game)
+    return Calibration(h, image_size, error, {i: found[i] for i in seen}, layout.game, (layout.width, layout.height))
 
 
 @dataclass(frozen=True)

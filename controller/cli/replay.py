@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.commands import parse_console
     from controller.config import ConfigError, load_config, parse_config
     from controller.table import Table
-    from vision.calibration import Calibration, Calibrator
+    from vision.calibration import Calibration, CalibrationError, Calibrator
     from vision.recognise import DEFAULT_MODEL_DIR, ModelError, OnnxRecogniser
     from vision.sources import SourceError, open_source
     from vision.tracker import CardTracker
@@ -72,7 +72,16 @@ def run(args: argparse.Namespace) -> int:
     except (SourceError, ModelError) as exc:
         print(f"cardtable replay: {exc}", file=sys.stderr)
         return 2
-    layout = layout_for(cfg.game.name)
+    layout = layout_for(cfg.game.name, cfg.mat.paper)
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+            calibration.check_mat(layout)
+        except CalibrationError as exc:
+            source.close()
+            print(f"cardtable replay: {args.calibration}: {exc}", file=sys.stderr)
+            return 2
     journal = Path(cfg.journal.path)
     if journal.exists():
         journal.unlink()
@@ -86,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
                 except ValueError as exc:
                     print(f"{args.inputs}:{number}: {exc}", file=sys.stderr)
                     return 2
-    calibration = Calibration.load(args.calibration) if args.calibration else None
     try:
         frames = table.run(
             source,

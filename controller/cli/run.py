@@ -37,14 +37,14 @@ def run(args: argparse.Namespace) -> int:
 def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed: bool = True) -> int:
     from controller.config import TableConfig
     from controller.table import Table
-    from vision.calibration import Calibration, Calibrator
+    from vision.calibration import Calibration, CalibrationError, Calibrator
     from vision.recognise import DEFAULT_MODEL_DIR, ModelError, OnnxRecogniser
     from vision.sources import SourceError, open_source
     from vision.tracker import CardTracker
     from vision.zones import layout_for
 
     assert isinstance(cfg, TableConfig)
-    layout = layout_for(cfg.game.name)
+    layout = layout_for(cfg.game.name, cfg.mat.paper)
     try:
         recogniser = OnnxRecogniser(cfg.camera.models or DEFAULT_MODEL_DIR, threads=1)
         source = open_source(cfg.camera.source, width=cfg.camera.width, height=cfg.camera.height, fps=cfg.camera.fps)
@@ -53,7 +53,13 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
         return 2
     calibration = None
     if cfg.mat.calibration is not None and cfg.mat.calibration.exists():
-        calibration = Calibration.load(cfg.mat.calibration)
+        try:
+            calibration = Calibration.load(cfg.mat.calibration)
+            calibration.check_mat(layout)
+        except CalibrationError as exc:
+            source.close()
+            print(f"cardtable run: {cfg.mat.calibration}: {exc}", file=sys.stderr)
+            return 2
     table = Table(cfg, hardware=hardware, feed=feed, console=console)
     table.install_signals()
     try:

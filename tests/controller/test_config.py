@@ -64,6 +64,14 @@ def test_tracker_section_sets_the_trackers_thresholds_and_names_a_bad_one() -> N
     assert errors_of({"tracker": {"downscale": 0}}) == {"tracker.downscale": "must be at least 1, not 0"}
 
 
+def test_mat_paper_is_the_paper_the_mat_was_printed_on() -> None:
+    assert parse_config({}).mat.paper == "A2"
+    assert parse_config({"mat": {"paper": "a3"}}).mat.paper == "a3"
+    assert parse_config({"mat": {"paper": "600x400mm"}}).mat.paper == "600x400mm"
+    assert "not a paper size: 'B7'" in errors_of({"mat": {"paper": "B7"}})["mat.paper"]
+    assert errors_of({"mat": {"layout": "358"}}) == {"mat.layout": "unknown key"}
+
+
 def test_validate_command_prints_ok_or_errors_and_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[table]\nid = "t1"\nplayerz = []\n')

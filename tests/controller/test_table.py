@@ -91,6 +91,34 @@ def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:
     assert res.returncode == 2 and "missing.mp4" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_replay_refuses_a_calibration_made_for_a_mat_on_other_paper(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import cv2
+    import numpy as np
+
+    from vision.calibration import calibrate_from_markers
+
+    root = Path(__file__).resolve().parents[2]
+    a3 = layout_for("358", "A3")
+    markers = {m.id: m.corners * 2 for m in a3.markers}  # a camera seeing the A3 mat at 2 px per mm
+    calibration = tmp_path / "calibration.json"
+    calibrate_from_markers(markers, a3, (1280, 720)).save(calibration)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "00000.png"), np.zeros((720, 1280, 3), np.uint8))
+    command = [sys.executable, "-m", "controller.cli", "replay", str(frames), "--calibration", str(calibration)]
+    command += ["--records", str(tmp_path / "records")]
+    res = subprocess.run(command, capture_output=True, text=True, cwd=root)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "made for a 420 x 297 mm mat" in res.stderr and "mat.paper" in res.stderr
+    config = tmp_path / "a3.toml"
+    config.write_text('[mat]\npaper = "A3"\n')
+    res = subprocess.run([*command, "--config", str(config)], capture_output=True, text=True, cwd=root)
+    assert res.returncode == 0 and "made for a" not in res.stderr, res.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "corner-detector.onnx").exists(), reason="trained models not present")
 def test_replay_of_a_folder_of_frames_with_the_trained_models(tmp_path: Path) -> None:

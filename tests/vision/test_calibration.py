@@ -85,6 +85,24 @@ def test_save_and_load_round_trip(tmp_path):
         Calibration.load(tmp_path / "nope.json")
 
 
+def test_a_calibration_knows_its_mat_and_refuses_a_table_set_for_other_paper(tmp_path):
+    a3 = layout_for("358", "A3")
+    image, _ = _view(a3, TILTED)
+    cal = calibrate(image, a3)
+    path = tmp_path / "calib.json"
+    cal.save(path)
+    again = Calibration.load(path)
+    assert again.mat_mm == (420.0, 297.0)
+    again.check_mat(layout_for("makao", "A3"))  # same mat size: fine
+    with pytest.raises(CalibrationError, match=r"made for a 420 x 297 mm mat.*set for 594 x 420 mm.*mat\.paper"):
+        again.check_mat(layout_for("358"))
+    # a file saved before the mat's size was kept says nothing about it, and is taken as it is
+    old = json.loads(path.read_text())
+    del old["mat_mm"]
+    path.write_text(json.dumps(old))
+    Calibration.load(path).check_mat(layout_for("358"))
+
+
 def test_calibrator_redoes_the_homography_when_the_camera_is_bumped():
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)
