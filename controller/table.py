@@ -110,7 +110,7 @@ class Table:
             from hardware.ring import ring_from_config
 
             spec = "simulated" if hw.ring.backend == "simulated" else f"serial:{hw.ring.port or 'auto'}"
-            ring = ring_from_config(spec)
+            ring = ring_from_config(spec, leds=hw.ring.leds)
             ring.brightness(hw.ring.brightness)
             self.announcer.add(RingOutput(ring, n))
         if hw.buttons.backend == "gpio":

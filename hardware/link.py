@@ -127,6 +127,8 @@ class LinkStats:
     bad_frames: int
     dropped: int
     incompatible: bool
+    pixels: int = 0
+    """LEDs the firmware drives (from its HELLO_OK; 0 before the first)."""
 
 
 class LinkRing(Ring):
@@ -151,7 +153,11 @@ class LinkRing(Ring):
         queue_limit: int = 256,
         session: int | None = None,
         start: bool = True,
+        pixels: int | None = None,
     ) -> None:
+        """``pixels``: the LEDs the config says the ring has (``hardware.ring.leds``); the firmware's own count
+        (a build constant, ``PIXELS`` in firmware/main.py) is checked against it on each connect, and a
+        difference logged: the seat segments would be drawn for another ring."""
         if window < 1 or window > 1024:
             raise ValueError(f"window must be in 1..1024, got {window!r}")
         self._port_spec = port
@@ -163,6 +169,8 @@ class LinkRing(Ring):
         self._backoff = backoff_s
         self._queue_limit = queue_limit
         self._session = session if session is not None else random.getrandbits(32)
+        self._expected_pixels = pixels
+        self._pixels = 0
         self._cond = threading.Condition()
         self._unsent: collections.deque[RingCommand] = collections.deque()
         self._inflight: collections.deque[tuple[int, RingCommand]] = collections.deque()
@@ -232,6 +240,7 @@ class LinkRing(Ring):
                 bad_frames=c["bad_frames"],
                 dropped=c["dropped"],
                 incompatible=self._incompatible,
+                pixels=self._pixels,
             )
 
     def maintenance(self, timeout: float = 3.0) -> bool:
@@ -497,6 +506,15 @@ class LinkRing(Ring):
         elif msg_type == T_HELLO_OK and len(payload) >= 4:
             self._firmware = payload[4:].decode("ascii", "replace")
             self._hello = (seq, bool(payload[1]))
+            pixels = int.from_bytes(payload[2:4], "big")
+            if self._expected_pixels and pixels != self._expected_pixels and pixels != self._pixels:
+                log.warning(
+                    "ring link: the firmware drives %d LEDs but hardware.ring.leds says %d: set PIXELS in "
+                    "firmware/main.py and reflash (make firmware), or correct the config",
+                    pixels,
+                    self._expected_pixels,
+                )
+            self._pixels = pixels
         elif msg_type == T_NACK:
             self._counts["nacks"] += 1
             reason = payload[0] if payload else 0

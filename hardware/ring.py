@@ -117,9 +117,10 @@ class Ring(abc.ABC):
         self.close()
 
 
-def ring_from_config(spec: str) -> Ring:
+def ring_from_config(spec: str, leds: int | None = None) -> Ring:
     """The ring backend named by ``spec``: ``serial:auto``, ``serial:<device>``, ``simulated``, ``png:<dir>``,
-    ``gpio:<pin>,<pin>,...`` (seat LEDs instead of a ring).
+    ``gpio:<pin>,<pin>,...`` (seat LEDs instead of a ring). ``leds``: how many LEDs the ring has (the serial
+    link checks the firmware's count against it; the simulated ring draws that many).
 
     Raises ``ValueError`` naming the spec when it is not one of those forms.
     """
@@ -127,16 +128,16 @@ def ring_from_config(spec: str) -> Ring:
     if kind == "serial":
         from hardware.link import LinkRing
 
-        ring: Ring = LinkRing(port=rest or "auto")
+        ring: Ring = LinkRing(port=rest or "auto", pixels=leds)
         return ring
     if kind == "simulated" and not rest:
         from hardware.simring import SimulatedRing
 
-        return SimulatedRing()
+        return SimulatedRing(pixels=leds or 24)
     if kind == "png" and rest:
         from hardware.simring import SimulatedRing
 
-        return SimulatedRing(png_dir=rest)
+        return SimulatedRing(png_dir=rest, pixels=leds or 24)
     if kind == "gpio" and rest:
         pins = [p.strip() for p in rest.split(",")]
         if not all(p.isdigit() for p in pins):

@@ -222,3 +222,17 @@ def test_send_returns_at_once_while_the_usb_write_is_stuck(pico: PtyPico) -> Non
         released.set()
         assert ring.wait_idle(10)
     assert len(pico.applied) == 50
+
+
+def test_a_ring_of_another_size_than_the_config_says_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with PtyPico(tmp_path / "ring", pixels=24) as pico, LinkRing(str(pico.path), pixels=30) as ring:
+        assert ring.wait_connected(10)
+        assert ring.stats().pixels == 24
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("drives 24 LEDs but hardware.ring.leds says 30" in m for m in warnings)
+    caplog.clear()
+    with PtyPico(tmp_path / "ring2", pixels=30) as pico, LinkRing(str(pico.path), pixels=30) as ring:
+        assert ring.wait_connected(10)
+    assert not any("LEDs" in r.getMessage() for r in caplog.records)
