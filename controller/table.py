@@ -181,6 +181,19 @@ class Table:
             self.notifier.ping()
             if self.stop_event.is_set():
                 break
+            known = calibrator.calibration
+            if known is not None and known.image_size != (frame.image.shape[1], frame.image.shape[0]):
+                # a calibration of another frame size maps nothing right (a saved one, or the camera came back
+                # at another resolution): start again from the mat's markers rather than stop the game
+                log.warning(
+                    "the calibration was made at %dx%d but the camera gives %dx%d frames: calibrating again from "
+                    "the mat's markers (save one at this size with `cardtable calibrate --config ...`)",
+                    *known.image_size,
+                    frame.image.shape[1],
+                    frame.image.shape[0],
+                )
+                calibrator.calibration = None
+                tracker = None
             new = calibrator.update(frame.index, frame.image)
             if new is not None:
                 if tracker is None:

@@ -10,21 +10,51 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.config import CameraConfig
 
 NAME = "calibrate"
 HELP = "find the mat's markers, save the camera-to-table homography and a check picture"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", required=True, help="usb:N, file:PATH, folder:PATH, picamera2, synthetic, URL")
-    parser.add_argument("--out", type=Path, default=Path("calib.json"), help="calibration file to write")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="the table's config: its camera (source, size, rate), game, mat paper and calibration file, so that "
+        "the calibration fits the frames `cardtable run` will read; the options below override it",
+    )
+    parser.add_argument("--source", help="usb:N, file:PATH, folder:PATH, picamera2, synthetic, URL")
+    parser.add_argument("--out", type=Path, help="calibration file to write (default: mat.calibration, or calib.json)")
     parser.add_argument("--picture", type=Path, help="PNG of the view with markers, zones and warnings")
-    parser.add_argument("--game", default="358", choices=["358", "makao"], help="which mat (default 358)")
-    parser.add_argument("--paper", default="A2", help="paper the mat was printed on (default A2)")
+    parser.add_argument("--game", choices=["358", "makao"], help="which mat (default: the config's, or 358)")
+    parser.add_argument("--paper", help="paper the mat was printed on (default: mat.paper, or A2)")
     parser.add_argument("--frames", type=int, default=10, help="frames to try before giving up (default 10)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from controller.config import ConfigError, TableConfig, load_config
+
+    try:
+        cfg = load_config(args.config) if args.config is not None else TableConfig()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.source is None and args.config is None:
+        print("cardtable calibrate: give --source (or --config with the table's camera)", file=sys.stderr)
+        return 2
+    source_spec = args.source or cfg.camera.source
+    game = args.game or cfg.game.name
+    paper = args.paper or cfg.mat.paper
+    out = args.out or cfg.mat.calibration or Path("calib.json")
+    return _calibrate(args, cfg.camera, source_spec, game, paper, out)
+
+
+def _calibrate(
+    args: argparse.Namespace, camera: CameraConfig, source_spec: str, game: str, paper: str, out: Path
+) -> int:
     from vision.calibration import (
         Calibration,
         CalibrationError,
@@ -38,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.zones import LayoutError, layout_for
 
     try:
-        layout = layout_for(args.game, args.paper)
-        source = open_source(args.source)
+        layout = layout_for(game, paper)
+        source = open_source(source_spec, width=camera.width, height=camera.height, fps=camera.fps)
     except (LayoutError, SourceError) as exc:
         print(f"cardtable calibrate: {exc}", file=sys.stderr)
         return 2
@@ -59,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             if n + 1 >= args.frames:
                 break
     if image is None:
-        print(f"cardtable calibrate: no frame from {args.source} (status {source.status})", file=sys.stderr)
+        print(f"cardtable calibrate: no frame from {source_spec} (status {source.status})", file=sys.stderr)
         return 1
     found = detect_markers(image)
     warnings: tuple[str, ...] = ()
@@ -73,8 +103,10 @@ def run(args: argparse.Namespace) -> int:
         if args.picture:
             print(f"see {args.picture} for what the camera sees", file=sys.stderr)
         return 1
-    calibration.save(args.out)
-    print(f"calibrated from {len(found)} markers: error {calibration.error_mm:.2f} mm; wrote {args.out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    calibration.save(out)
+    size = f"{calibration.image_size[0]}x{calibration.image_size[1]}"
+    print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm; wrote {out}")
     for warning in warnings:
         print(f"warning: {warning}")
     if args.picture:

@@ -71,6 +71,47 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     assert list((tmp_path / "eink").glob("*.png")), "the e-ink board drew nothing"
 
 
+def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # calibrated at 640x480, but the camera now gives the renderer's frames: the table calibrates again from
+    # the mat's markers and referees the trick, rather than stopping at the first frame
+    import numpy as np
+
+    from vision.calibration import Calibration
+
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+            "hardware": {"display": {"backend": "none"}, "ring": {"backend": "none"}},
+        }
+    )
+    actions, truth = script_358(seed=2, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    layout = layout_for("358")
+    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
+    rendered = renderer.still(3)
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+    table = Table(cfg, hardware=True, feed=False, printer=False)
+    for press in [a for a in first_trick if isinstance(a, SeatButton)]:
+        table.inputs.put(press)
+    recogniser = TruthRecogniser()
+    with caplog.at_level("WARNING", logger="controller.table"):
+        table.run(
+            Frames(rendered, recogniser),
+            recogniser=recogniser,
+            make_tracker=lambda cal: CardTracker(layout, cal),
+            calibrator=Calibrator(layout),
+            calibration=Calibration(np.eye(3), (640, 480), 0.0),
+        )
+    record = json.loads(table.close().read_text())
+    assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
+    assert any("made at 640x480" in r.getMessage() for r in caplog.records)
+
+
 def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -187,3 +187,30 @@ def test_calibrate_command_names_missing_markers(tmp_path, capsys):
     assert "0 (top-left)" in err and "see " in err
     assert not (tmp_path / "c.json").exists() and (tmp_path / "c.png").exists()
     assert main(["calibrate", "--source", "webcam"]) == 2
+
+
+def test_calibrate_command_takes_the_tables_config_and_writes_where_run_reads(tmp_path, capsys):
+    from controller.cli import main
+
+    a3 = layout_for("makao", "A3")
+    image, _ = _view(a3, TILTED)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), image)
+    saved = tmp_path / "state" / "calibration.json"
+    config = tmp_path / "table.toml"
+    config.write_text(
+        f'[table]\nplayers = ["Ada", "Ben"]\n[game]\nname = "makao"\n'
+        f'[camera]\nsource = "folder:{frames}"\n[mat]\ncalibration = "{saved}"\npaper = "A3"\n'
+    )
+    assert main(["calibrate", "--config", str(config)]) == 0
+    assert "at 1280x720" in capsys.readouterr().out
+    cal = Calibration.load(saved)
+    assert cal.mat_mm == (420.0, 297.0) and cal.game == "makao" and cal.error_mm < 0.5
+
+
+def test_calibrate_command_needs_a_source_or_a_config(capsys):
+    from controller.cli import main
+
+    assert main(["calibrate"]) == 2
+    assert "give --source" in capsys.readouterr().err
