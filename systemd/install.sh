@@ -85,6 +85,9 @@ install_file "$REPO/systemd/mosquitto/cardtable-tcp.acl" /etc/mosquitto/cardtabl
 install_file "$REPO/systemd/mosquitto/cardtable-ws.acl" /etc/mosquitto/cardtable-ws.acl 0644
 mkdir -p "$DESTDIR/etc/cardtable"
 chmod 0750 "$DESTDIR/etc/cardtable"
+# The service runs as cardtable and reads its config here (the passwords stay root's: systemd hands them over).
+[ "$LIVE" -eq 1 ] && chgrp cardtable /etc/cardtable
+install_file "$REPO/examples/table.toml" /etc/cardtable/table.toml.example 0644
 new_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' ; }
 for who in mqtt operator; do
   f="$DESTDIR/etc/cardtable/$who-password"
@@ -133,11 +136,11 @@ if [ "$LIVE" -eq 1 ]; then
   systemctl restart mosquitto.service
   systemctl enable cardtable.service >/dev/null
   if [ "$START" -eq 1 ]; then
-    if [ -f /etc/cardtable/table.yaml ]; then
+    if [ -f /etc/cardtable/table.toml ]; then
       systemctl restart cardtable.service
       say "cardtable.service (re)started; follow it with: journalctl -u cardtable -f"
     else
-      say "write /etc/cardtable/table.yaml (docs/deployment.md), then: systemctl start cardtable"
+      say "copy /etc/cardtable/table.toml.example to /etc/cardtable/table.toml and edit it (docs/deployment.md), then: systemctl start cardtable"
     fi
   fi
 fi

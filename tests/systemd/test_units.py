@@ -76,8 +76,14 @@ def test_install_into_a_fake_root_is_idempotent(tmp_path: Path) -> None:
         "etc/mosquitto/cardtable.passwd",
         "usr/share/cardtable/spectator/index.html",
         "usr/share/cardtable/spectator/vendor/mqtt.min.js",
+        "etc/cardtable/table.toml.example",
     ):
         assert path in after_first
+    # the service reads the config it is started with, a TOML file as the example is
+    assert "run --config /etc/cardtable/table.toml\n" in (root / "etc/systemd/system/cardtable.service").read_text()
+    from controller.config import load_config
+
+    load_config(root / "etc/cardtable/table.toml.example")
     assert oct(after_first["etc/cardtable/mqtt-password"][1] & 0o777) == "0o600"
     # The generated controller password is the one mosquitto checks.
     passwd = (root / "etc/mosquitto/cardtable.passwd").read_text()
