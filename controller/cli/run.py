@@ -75,4 +75,9 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
         record = table.close()
     logging.getLogger("cardtable").info("stopped after %d frames; record %s", frames, record)
     print(f"record: {record}")
+    if source.status == "lost" and not table.referee.is_over:
+        # Not a finished game: exit non-zero, so that systemd (Restart=on-failure) starts the table again; the
+        # referee replays its journal and the game goes on once the camera is back.
+        print(f"cardtable run: the camera {source.name} was lost ({source.dropouts} failed reads)", file=sys.stderr)
+        return 1
     return 0

@@ -233,3 +233,49 @@ def test_the_table_tells_systemd_it_is_ready_and_stopping(tmp_path: Path, monkey
     table.close()
     assert server.recv(4096).decode() == "STOPPING=1"
     server.close()
+
+
+def test_run_exits_non_zero_when_the_camera_is_lost_so_that_systemd_restarts_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    import vision.sources as sources
+    from controller.cli.run import run_table
+    from vision.sources import OpenCVSource
+
+    class Unplugged:
+        """A camera that gives two frames, then nothing, and cannot be opened again."""
+
+        opened = 0
+
+        def __init__(self) -> None:
+            Unplugged.opened += 1
+            self.reads = 0
+
+        def isOpened(self) -> bool:
+            return Unplugged.opened == 1
+
+        def read(self) -> tuple[bool, Any]:
+            self.reads += 1
+            return (True, np.zeros((720, 1280, 3), np.uint8)) if self.reads <= 2 else (False, None)
+
+        def set(self, prop: int, value: float) -> bool:
+            return True
+
+        def release(self) -> None:
+            pass
+
+    def unplugged(spec: str, **_: Any) -> OpenCVSource:
+        return OpenCVSource(0, capture_factory=lambda target: Unplugged(), sleep=lambda s: None, max_reconnects=2)
+
+    monkeypatch.setattr(sources, "open_source", unplugged)
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    assert run_table(cfg, hardware=False, feed=False) == 1
+    assert "the camera usb:0 was lost (1 failed reads)" in capsys.readouterr().err
+    assert list((tmp_path / "records").glob("*.json")), "the record of the game so far was written"
