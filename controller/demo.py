@@ -100,8 +100,11 @@ class TruthRecogniser:
     def __init__(self) -> None:
         self.current: Any = None
 
-    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]:
-        """Every visible corner, wherever it lies: the truth needs no closer look at the zones."""
+    def detect(
+        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+    ) -> list[Detection]:
+        """Every visible corner, wherever it lies: the truth needs no closer look at the zones (and the tracker
+        ignores what lies in the zones at rest, ``within`` or not)."""
         truth = self.current
         if truth is None:
             return []
@@ -120,7 +123,7 @@ class _Stats:
     frame_ms: list[float] = field(default_factory=list)
     frames: int = 0
     frames_read: int = 0
-    """Frames the recogniser read; the others found the table at rest (CardTracker.needs_reading)."""
+    """Frames the recogniser read; in the others every zone was at rest (CardTracker.regions_to_read)."""
     misreads: int = 0
     player_corrections: int = 0
     entered: int = 0
@@ -292,9 +295,10 @@ class Demo:
                     recogniser.current = rendered.truth
                 self.frame_start = time.perf_counter()
                 self.frame_t = rendered.frame.t
-                detections = None  # a table at rest is not read again (CardTracker.needs_reading)
-                if tracker.needs_reading(rendered.frame):
-                    detections = recogniser.detect(rendered.frame.image, tracker.regions())
+                detections = None  # zones at rest are not read again (CardTracker.regions_to_read)
+                wanted = tracker.regions_to_read(rendered.frame)
+                if wanted:  # the whole mat read as ever; only the zones not at rest named
+                    detections = recogniser.detect(rendered.frame.image, tracker.regions(), within=wanted)
                     self.stats.frames_read += 1
                 for event in tracker.update(rendered.frame, detections):
                     referee.submit(event)

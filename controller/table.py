@@ -202,8 +202,9 @@ class Table:
                 else:
                     tracker.set_calibration(new)
             if tracker is not None:
-                # a table at rest is not read again: the last reading stands until something moves
-                read = recogniser.detect(frame.image, tracker.regions()) if tracker.needs_reading(frame) else None
+                # zones at rest are not read again: their last reading stands until something moves there
+                wanted = tracker.regions_to_read(frame)  # the whole mat is read as ever, the resting zones not named
+                read = recogniser.detect(frame.image, tracker.regions(), within=wanted) if wanted else None
                 for event in tracker.update(frame, read):
                     self.referee.submit(event)
             elif frames % 50 == 0:

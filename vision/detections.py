@@ -78,10 +78,14 @@ class Recogniser(Protocol):
 
     ``regions``, when given, are the parts of the image worth reading (the tracker's zones, from the
     calibration): a recogniser may read only those, and closer. Detections are still in the whole
-    image's pixels. ``None`` reads the whole image.
+    image's pixels. ``None`` reads the whole image. ``within``, when given, are the parts whose
+    findings are wanted (the zones not at rest): a recogniser may leave the others unnamed, and the
+    tracker ignores what it finds there all the same.
     """
 
-    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]: ...
+    def detect(
+        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+    ) -> list[Detection]: ...
 
 
 BoxReader = Callable[[np.ndarray, Sequence[Region]], list[Detection]]

@@ -127,13 +127,13 @@ class TrackerSettings:
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
     rest_frames: int = 6
-    """Still frames after which a table whose last reading brought nothing new is at rest: until something moves
-    its frames are not read again (:meth:`CardTracker.needs_reading`) and the last reading stands for them.
-    Most of a game is players thinking over a still table, and reading a frame is most of the Pi's work.
-    0 reads every frame."""
+    """Still frames after which a zone whose last reading brought nothing new is at rest: until something moves
+    there it is not read again (:meth:`CardTracker.regions_to_read`) and its last reading stands. Most of a
+    game is players thinking over a still table, or playing into one zone while the others lie still, and
+    reading is most of the Pi's work per frame. 0 reads every zone in every frame."""
     rest_check_frames: int = 10
-    """At rest, every this-many-th frame is read all the same, in case something changed that the motion test
-    did not see (0: never)."""
+    """While zones rest, every this-many-th frame reads them all the same, in case something changed that the
+    motion test did not see (0: never)."""
 
     def __post_init__(self) -> None:
         # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
@@ -277,6 +277,9 @@ class _ZoneState:
     placed_still: bool = False
     """A card was reported here since the last motion. On a pile that is the card just played, and what
     else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
+    at_rest: bool = False
+    """The zone's last reading left nothing to settle (:meth:`CardTracker._settled`): not read again while
+    nothing moves here."""
 
 
 class CardTracker:
@@ -307,12 +310,12 @@ class CardTracker:
         self.calibration = calibration
         self._empty: np.ndarray | None = None
         self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool]] | None = None
-        """The last frame's image, its grey and small grey versions and its motion (asked for by
-        :meth:`needs_reading`, then used by :meth:`update`)."""
-        self._at_rest = False
-        self._last_read: list[Detection] = []
-        """The detections (the recogniser's and the reader's) of the last frame that was read."""
+        """The frame being taken: its image, grey and small grey versions and motion (worked out by
+        :meth:`regions_to_read`, then used by :meth:`update`)."""
+        self._unread: tuple[np.ndarray, frozenset[str]] | None = None
+        """The frame being taken and its zones at rest, left unread (:meth:`regions_to_read`)."""
         self._rest_run = 0
+        """Frames running in which some zone was left unread (for ``rest_check_frames``)."""
         self.set_calibration(calibration)
 
     # ----- calibration and motion ------------------------------------------------------------
@@ -325,11 +328,11 @@ class CardTracker:
         w, h = calibration.image_size
         sw, sh = max(1, w // ds), max(1, h // ds)
         margin = self.settings.zone_margin_mm
-        self._regions = [
-            _image_bounds(calibration, state.zone, self.settings.read_margin_mm, w, h)
-            for state in self.zones.values()
+        self._regions = {
+            name: _image_bounds(calibration, state.zone, self.settings.read_margin_mm, w, h)
+            for name, state in self.zones.items()
             if state.zone.reads_cards
-        ]
+        }
         for state in self.zones.values():
             state.before = state.last_still = None  # the view moved: what it showed before no longer compares
             poly = calibration.to_image(_grown(state.zone, margin)) / ds
@@ -343,9 +346,9 @@ class CardTracker:
             bx1, by1, bx2, by2 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
             state.bbox = (bx1, by1, bx2, by2)
             state.mask = full[by1:by2, bx1:bx2].astype(bool)
+            state.at_rest = False  # the view moved: read it again
         self._prev_small = None
-        self._seen = None
-        self._at_rest = False  # the view moved: read it again
+        self._seen = self._unread = None
 
     def regions(self) -> list[Region]:
         """The parts of the frame the recogniser should read: each zone whose cards are read, grown by
@@ -355,22 +358,23 @@ class CardTracker:
         about twice the size they have in the whole frame, and far more are found and read sure
         (docs/vision.md). Zones outside the frame give empty rectangles, which the recogniser skips.
         """
-        return list(self._regions)
+        return list(self._regions.values())
 
-    def needs_reading(self, frame: Frame) -> bool:
-        """Whether ``frame`` must be read (``recogniser.detect(frame.image, tracker.regions())``) before
-        :meth:`update`. False when the table is at rest: nothing moved since the last frame read, that reading
-        brought nothing new (no event, nothing unconfirmed, every reported card seen, every zone still for
-        ``rest_frames``), and no check is due (``rest_check_frames``); then pass ``None`` to :meth:`update`
-        and the last reading stands. A still table reads the same, so reading it again changes nothing but
-        the Pi's load."""
-        if not self._at_rest:
-            return True
+    def regions_to_read(self, frame: Frame) -> list[Region]:
+        """The parts of ``frame`` to read before :meth:`update`: :meth:`regions`, less the zones at rest.
+
+        A zone is at rest when nothing moved there since its last reading and that reading left nothing to
+        settle (:meth:`_settled`: still for ``rest_frames``, no reading that could yet be confirmed, every
+        reported card there seen, no event). Its last reading stands for it: a still zone reads the same,
+        so reading it again changes nothing but the Pi's load. Every ``rest_check_frames``-th frame while
+        zones rest reads them all the same. Pass what the recogniser found in these regions to
+        :meth:`update`, or ``None`` when there are none (the whole table at rest)."""
         _gray, _small, motion = self._look(frame)
-        if any(motion.values()):
-            return True
         check = self.settings.rest_check_frames
-        return bool(check) and (self._rest_run + 1) % check == 0
+        due = bool(check) and (self._rest_run + 1) % check == 0
+        resting = frozenset(name for name in self._regions if not due and self.zones[name].at_rest and not motion[name])
+        self._unread = (frame.image, resting)
+        return [region for name, region in self._regions.items() if name not in resting]
 
     def _look(self, frame: Frame) -> tuple[np.ndarray, np.ndarray, dict[str, bool]]:
         """``frame``'s grey and small grey images and its motion since the previous frame, worked out once."""
@@ -380,22 +384,17 @@ class CardTracker:
             self._seen = (frame.image, gray, small, self._motion(small))
         return self._seen[1], self._seen[2], self._seen[3]
 
-    def _settled(self) -> bool:
-        """Whether the last reading left nothing to settle: every zone that reads cards still for ``rest_frames``
-        with no unconfirmed reading that could yet be confirmed (:meth:`_settled_reading`), no card put down and
-        not yet read, and every reported card seen (on a pile the top one: those beneath are covered)."""
-        for state in self.zones.values():
-            if not state.zone.reads_cards:
-                continue
-            if state.still_run < self.settings.rest_frames or not all(
-                self._settled_reading(state, p) for p in state.pending
-            ):
-                return False
-            if state.outline is not None and not state.placed_still and not state.unreadable_reported:
-                return False
-            if any(t.missing for t in (state.tracks[-1:] if state.zone.kind == "pile" else state.tracks)):
-                return False
-        return True
+    def _settled(self, state: _ZoneState) -> bool:
+        """Whether the zone's last reading left nothing to settle: still for ``rest_frames``, no unconfirmed
+        reading that could yet be confirmed (:meth:`_settled_reading`), no card put down and not yet read,
+        and every reported card seen (on a pile the top one: those beneath are covered)."""
+        if state.still_run < self.settings.rest_frames:
+            return False
+        if not all(self._settled_reading(state, p) for p in state.pending):
+            return False
+        if state.outline is not None and not state.placed_still and not state.unreadable_reported:
+            return False
+        return not any(t.missing for t in (state.tracks[-1:] if state.zone.kind == "pile" else state.tracks))
 
     def _settled_reading(self, state: _ZoneState, pending: _Pending) -> bool:
         """Whether an unconfirmed reading can come to nothing but being dropped: on a pile whose one card put
@@ -509,7 +508,7 @@ class CardTracker:
             state.outline = self._new_card(state, image)
 
     def _read_outlines(
-        self, image: np.ndarray, detections: Sequence[Detection], motion: Mapping[str, bool]
+        self, image: np.ndarray, detections: Sequence[Detection], motion: Mapping[str, bool], unread: frozenset[str]
     ) -> list[Detection]:
         """The reader's detections at the indices of each still zone's new card, until a card is reported
         there, and of the cards reported that way that the detector does not see (see the module's
@@ -521,7 +520,7 @@ class CardTracker:
         if detections:
             centres = self.calibration.to_table(np.array([d.center for d in detections], np.float64))
         for name, state in self.zones.items():
-            if motion[name] or not state.zone.reads_cards:
+            if motion[name] or not state.zone.reads_cards or name in unread:
                 continue
             # cards reported from an outline, where the detector does not see them now: look again (on a pile
             # only the top one; those beneath are covered, and a pile is not taken for gone card by card)
@@ -569,23 +568,26 @@ class CardTracker:
     def update(self, frame: Frame, detections: Sequence[Detection] | None) -> list[VisionEvent]:
         """Take one frame and its detections; return the events it confirms (usually none).
 
-        ``None`` for a frame that was not read because :meth:`needs_reading` said it need not be: the last
-        reading stands for it. A ValueError if it had to be read."""
+        ``detections`` are what the recogniser found in :meth:`regions_to_read` (or in :meth:`regions`, or
+        the whole frame, when that was not asked: then every zone counts as read). A zone left unread keeps its
+        last reading. ``None`` when nothing was read; a ValueError if some zone had to be."""
         if frame.size != self.calibration.image_size:
             raise ValueError(
                 f"frame {frame.index} is {frame.size[0]}x{frame.size[1]} but the calibration was made at "
                 f"{self.calibration.image_size[0]}x{self.calibration.image_size[1]}: recalibrate at this size"
             )
-        resting = detections is None
+        unread = self._unread[1] if self._unread is not None and self._unread[0] is frame.image else frozenset()
         if detections is None:
-            if self.needs_reading(frame):
+            if unread != set(self._regions):
                 raise ValueError(f"frame {frame.index} was not read, but the table is not at rest: read it")
-            detections = self._last_read
+            detections = []
         gray, small, motion = self._look(frame)
         self._seek_outlines(frame.image, motion)
-        if self.reader is not None and not resting:
-            detections = [*detections, *self._read_outlines(frame.image, detections, motion)]
+        if self.reader is not None:
+            detections = [*detections, *self._read_outlines(frame.image, detections, motion, unread)]
         observations = self._observations(detections, gray)
+        for name in unread:  # not read: its last reading stands
+            observations[name] = self.zones[name].prev_obs
         events: list[VisionEvent] = []
         still_zones: list[_ZoneState] = []
         for name, state in self.zones.items():
@@ -622,10 +624,11 @@ class CardTracker:
             events += self._unreadable(state, frame)
         self._prev_small = small
         self._prev_frame = (frame.index, frame.t)
-        self._seen = None  # the next frame's motion is measured against this one
-        self._last_read = list(detections)
-        self._rest_run = self._rest_run + 1 if resting else 0
-        self._at_rest = self.settings.rest_frames > 0 and not events and self._settled()
+        self._seen = self._unread = None  # the next frame's motion is measured against this one
+        self._rest_run = self._rest_run + 1 if unread else 0
+        touched = {z for e in events for z in ((e.from_zone, e.to_zone) if isinstance(e, CardMoved) else (e.zone,))}
+        for name, state in self.zones.items():
+            state.at_rest = self.settings.rest_frames > 0 and name not in touched and self._settled(state)
         return events
 
     def _observe(self, state: _ZoneState, observations: list[_Obs]) -> None:

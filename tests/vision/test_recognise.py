@@ -478,6 +478,19 @@ def test_regions_close_together_are_read_as_one_rectangle_around_them(tmp_path: 
     assert centres == [pytest.approx((650, 360), abs=1.0)]
 
 
+def test_only_the_boxes_within_the_wanted_parts_are_named(tmp_path: Path) -> None:
+    # The tracker's zones at rest are not wanted: the detector reads as ever, the classifier names only the
+    # boxes whose centre lies in a wanted part.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 16, 32, 0.9)])
+    recogniser = OnnxRecogniser(models)
+    frame = np.zeros((320, 320, 3), np.uint8)
+
+    assert recogniser.detect(frame, within=[(0, 0, 100, 100)]) == []
+    (found,) = recogniser.detect(frame, within=[(0, 0, 100, 100), (100, 100, 200, 200)])
+    assert found.center == pytest.approx((160, 160), abs=1.0)
+    assert len(recogniser.detect(frame)) == 1
+
+
 def test_a_box_cut_by_a_regions_edge_is_dropped_unless_the_frame_ends_there(tmp_path: Path) -> None:
     # The model sees a box touching the left edge of its input: inside the frame that is a region's
     # edge cutting through an index (dropped); at the frame's own left edge it is a whole index.

@@ -35,29 +35,33 @@ class Table:
         self.events: list[VisionEvent] = []
         self.background = self.blank.copy()
         self.reads = 0
+        self.zone_reads: list[int] = []
 
     def frame(
         self, detections: Sequence[Detection] = (), hands: Sequence[tuple[float, float]] = (), lazy: bool = False
     ) -> list[VisionEvent]:
-        """One frame with ``detections``; ``lazy``: as the table runs, read only if the tracker needs it (the
-        frames read are counted in ``reads``)."""
+        """One frame with ``detections`` (found by reading the whole frame); ``lazy``: as the table runs, read
+        only the zones not at rest (frames read counted in ``reads``, zones read per frame in ``zone_reads``)."""
         image = self.background.copy()
         for x, y in hands:
             cv2.circle(image, (round(x * PPM), round(y * PPM)), 90, (150, 170, 220), -1)
         frame = Frame(self.index, self.index / 10, image)
-        read = not lazy or self.tracker.needs_reading(frame)
-        self.reads += read
-        events = self.tracker.update(frame, list(detections) if read else None)
+        regions = self.tracker.regions_to_read(frame) if lazy else self.tracker.regions()
+        self.reads += bool(regions)
+        self.zone_reads.append(len(regions))
+        events = self.tracker.update(frame, list(detections) if regions else None)
         self.index += 1
         self.events += events
         return events
 
-    def hand_over(self, zone: str, frames: int = 3, detections: Sequence[Detection] = ()) -> list[VisionEvent]:
+    def hand_over(
+        self, zone: str, frames: int = 3, detections: Sequence[Detection] = (), lazy: bool = False
+    ) -> list[VisionEvent]:
         """A hand moving about over ``zone`` for ``frames`` frames."""
         cx, cy = self.layout.zone(zone).center
         out: list[VisionEvent] = []
         for k in range(frames):
-            out += self.frame(detections, hands=[(cx + 15 * k - 15, cy + 10 * k)])
+            out += self.frame(detections, hands=[(cx + 15 * k - 15, cy + 10 * k)], lazy=lazy)
         return out
 
     def still(self, detections: Sequence[Detection] = (), frames: int = 1, lazy: bool = False) -> list[VisionEvent]:
@@ -758,9 +762,22 @@ def test_a_frame_not_read_while_the_table_is_not_at_rest_is_a_clear_error():
     t = Table()
     t.hand_over("seat0", 2, t.corners("5C", "seat0"))
     frame = Frame(t.index, t.index / 10, t.background.copy())
-    assert t.tracker.needs_reading(frame)
+    assert t.tracker.regions_to_read(frame) == t.tracker.regions()
     with pytest.raises(ValueError, match=f"frame {t.index} was not read"):
         t.tracker.update(frame, None)
+
+
+def test_zones_at_rest_are_not_read_while_a_card_is_played_into_another():
+    t = _resting_table(TrackerSettings(rest_check_frames=0))
+    zones = len(t.tracker.regions())  # the three seats and the exchange
+    t.zone_reads.clear()
+    # a card put down on seat 2: seat 0's 5C, now unread, stays reported though the detections lack it
+    t.hand_over("seat2", 3, lazy=True)
+    t.still(t.corners("JD", "seat2"), frames=12, lazy=True)
+    assert kinds(t.events) == ["CardPlaced", "CardPlaced"]
+    assert t.tracker.cards_in("seat0") == [C("5C")] and t.tracker.cards_in("seat2") == [C("JD")]
+    assert max(t.zone_reads) < zones  # seat 0 was never read again
+    assert t.zone_reads[-1] == 0  # and once the JD is settled, nothing is
 
 
 def test_a_pile_rests_while_a_covered_cards_corner_reads_weakly_beside_the_card_just_played():

@@ -86,13 +86,16 @@ class AspectSearch:
         self.aspects = tuple(aspects)
         self.confident = confident
 
-    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]:
+    def detect(
+        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+    ) -> list[Detection]:
         best: list[Detection] = []
         best_score = -1
         for aspect in self.aspects:
             wide, sx, sy = stretched(image, aspect)
             scaled = None if regions is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in regions]
-            found = self.recogniser.detect(wide, scaled)
+            wanted = None if within is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in within]
+            found = self.recogniser.detect(wide, scaled, within=wanted)
             score = sum(d.confidence >= self.confident for d in found)
             if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
                 best, best_score = [_unscaled(d, sx, sy) for d in found], score

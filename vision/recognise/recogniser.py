@@ -72,15 +72,21 @@ class OnnxRecogniser:
         self.top_k = min(top_k, len(self.cards))
         self.threads = threads
 
-    def detect(self, image: np.ndarray, regions: Sequence[Region] | None = None) -> list[Detection]:
+    def detect(
+        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+    ) -> list[Detection]:
         """The corner indices in ``image`` (BGR ``uint8``, H x W x 3; grey and BGRA are accepted too).
 
         ``regions`` (image pixels) limits the detector to those parts, each read closer
         (:meth:`~vision.recognise.detector.CornerDetector.boxes`); the classifier crops from the
-        whole image either way.
+        whole image either way. ``within`` (image pixels): only the boxes whose centre lies in one of
+        these are named; the detector still reads ``regions`` as it would, at the same scale, so what
+        it finds does not depend on which zones are wanted (the tracker's zones at rest are not).
         """
         bgr = _as_bgr(image)
         boxes, _scores = self.detector.boxes(bgr, regions)
+        if within is not None and len(boxes):
+            boxes = boxes[_centres_within(boxes, within)]
         return self._name(bgr, boxes)
 
     def read(self, image: np.ndarray, boxes: Sequence[Region]) -> list[Detection]:
@@ -136,3 +142,12 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     if image.shape[0] < 8 or image.shape[1] < 8:
         raise ValueError(f"image too small to read cards: {image.shape[1]}x{image.shape[0]}")
     return image
+
+
+def _centres_within(boxes: np.ndarray, rects: Sequence[Region]) -> np.ndarray:
+    """Which ``boxes`` (n x 4, x1 y1 x2 y2) have their centre inside one of ``rects``."""
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    keep = np.zeros(len(boxes), bool)
+    for x1, y1, x2, y2 in rects:
+        keep |= (cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2)
+    return keep

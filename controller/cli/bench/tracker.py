@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
     events: list[VisionEvent] = []
     track_ms: list[float] = []
-    frames = frames_read = 0
+    frames = frames_read = zones_read = 0
     started = time.perf_counter()
     render_s = recog_s = 0.0
     for action in actions:
@@ -124,11 +124,14 @@ def run(args: argparse.Namespace) -> int:
         render_s += time.perf_counter() - t0
         for rendered in rendered_frames:
             t1 = time.perf_counter()
-            dets = None  # a table at rest is not read (CardTracker.needs_reading)
-            if tracker.needs_reading(rendered.frame):
+            dets = None  # zones at rest are not read (CardTracker.regions_to_read)
+            wanted = tracker.regions_to_read(rendered.frame)
+            if wanted:
                 frames_read += 1
+                zones_read += len(wanted)
                 if onnx is not None:
-                    dets = onnx.detect(rendered.frame.image, None if args.whole_frame else tracker.regions())
+                    regions = None if args.whole_frame else tracker.regions()
+                    dets = onnx.detect(rendered.frame.image, regions, within=wanted)
                 else:
                     dets = truth_rec.detect_rendered(rendered)
             elif onnx is None:
@@ -149,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
+        "zone_reads": f"{zones_read} of {frames * len(tracker.regions())}",
         **score.as_dict(),
         "tracker_ms_per_frame": {
             "p50": round(float(np.percentile(track_ms, 50)), 2),
