@@ -689,19 +689,25 @@ def test_two_cards_put_down_together_on_the_pile_are_two_cards():
     assert sorted(str(getattr(e, "card", "")) for e in t.events if isinstance(e, CardPlaced)) == ["7H", "7S"]
 
 
-def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_card_was_put_down():
-    # The 5H lies on the pile, reported. A QS is put down over its lower corner; the 5H's upper corner still
-    # peeks out, and from now on it reads 5D. Only the QS changed the pile, so that 5D lay there before the
-    # hand came: the 5H misread, not a card played.
-    t = Table("makao")
+def _qs_over_5h(t: Table, peeking_conf: float) -> Detection:
+    """A 5H played on the pile and reported, then a QS (court art all over) put down on its right half: the
+    hand has just left. Returns the reading of the 5H's upper corner, still peeking out, as a 5D."""
     cx, cy = t.layout.zone("pile").center
     t.still(frames=4)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=-25)
     t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
     t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))  # the QS, court art all over, on the 5H's right half
-    peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.85)
+    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    return _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=peeking_conf)
+
+
+def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_card_was_put_down():
+    # The 5H lies on the pile, reported. A QS is put down over its lower corner; the 5H's upper corner still
+    # peeks out, and from now on it reads 5D. Only the QS changed the pile, so that 5D lay there before the
+    # hand came: the 5H misread, not a card played.
+    t = Table("makao")
+    peeking = _qs_over_5h(t, peeking_conf=0.85)
     t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=10)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
 
@@ -785,15 +791,8 @@ def test_a_pile_rests_while_a_covered_cards_corner_reads_weakly_beside_the_card_
     # weakly as a 5D in every frame: off the one card put down, it can never be a card played, so it does
     # not keep the pile awake.
     t = Table("makao", settings=TrackerSettings(rest_check_frames=0))
-    cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=-25)
-    t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    peeking = _qs_over_5h(t, peeking_conf=0.4)
     reads = t.reads
-    peeking = _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=0.4)
     t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=30, lazy=True)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
     assert t.reads - reads <= 1 + t.tracker.settings.rest_frames  # read until it rested, then not again
