@@ -103,8 +103,12 @@ def _calibrate(
         if args.picture:
             print(f"see {args.picture} for what the camera sees", file=sys.stderr)
         return 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    calibration.save(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        calibration.save(out)
+    except OSError as exc:
+        print(f"cardtable calibrate: cannot write {out}: {exc.strerror or exc} (run it with sudo?)", file=sys.stderr)
+        return 2
     size = f"{calibration.image_size[0]}x{calibration.image_size[1]}"
     print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm; wrote {out}")
     for warning in warnings:

@@ -214,3 +214,17 @@ def test_calibrate_command_needs_a_source_or_a_config(capsys):
 
     assert main(["calibrate"]) == 2
     assert "give --source" in capsys.readouterr().err
+
+
+def test_calibrate_command_names_a_calibration_file_it_cannot_write(tmp_path, capsys):
+    from controller.cli import main
+
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), image)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(blocked / "calib.json")]) == 2
+    assert f"cannot write {blocked / 'calib.json'}" in capsys.readouterr().err
