@@ -144,14 +144,20 @@ def test_glare_and_darkness_are_reported():
     assert picture.shape == image.shape and not np.array_equal(picture, glare)
 
 
+def _folder_of(tmp_path, image):
+    """A folder source holding one frame: the camera's view for ``cardtable calibrate``."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), image)
+    return frames
+
+
 def test_calibrate_command_saves_homography_and_picture(tmp_path, capsys):
     from controller.cli import main
 
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    cv2.imwrite(str(frames / "0.png"), image)
+    frames = _folder_of(tmp_path, image)
     out, picture = tmp_path / "calib.json", tmp_path / "calib.png"
     assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out), "--picture", str(picture)]) == 0
     assert "calibrated from 4 markers" in capsys.readouterr().out
@@ -166,9 +172,7 @@ def test_calibrate_command_names_missing_markers(tmp_path, capsys):
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)
     image[:200, :500] = (60, 90, 120)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    cv2.imwrite(str(frames / "0.png"), image)
+    frames = _folder_of(tmp_path, image)
     assert (
         main(
             [
@@ -194,9 +198,7 @@ def test_calibrate_command_takes_the_tables_config_and_writes_where_run_reads(tm
 
     a3 = layout_for("makao", "A3")
     image, _ = _view(a3, TILTED)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    cv2.imwrite(str(frames / "0.png"), image)
+    frames = _folder_of(tmp_path, image)
     saved = tmp_path / "state" / "calibration.json"
     config = tmp_path / "table.toml"
     config.write_text(
@@ -221,9 +223,7 @@ def test_calibrate_command_names_a_calibration_file_it_cannot_write(tmp_path, ca
 
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    cv2.imwrite(str(frames / "0.png"), image)
+    frames = _folder_of(tmp_path, image)
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(blocked / "calib.json")]) == 2
