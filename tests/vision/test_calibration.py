@@ -1,6 +1,7 @@
 """Calibration finds the mat in a camera view and maps pixels to table millimetres."""
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -144,7 +145,7 @@ def test_glare_and_darkness_are_reported():
     assert picture.shape == image.shape and not np.array_equal(picture, glare)
 
 
-def _folder_of(tmp_path, image):
+def _folder_of(tmp_path: Path, image: np.ndarray) -> Path:
     """A folder source holding one frame: the camera's view for ``cardtable calibrate``."""
     frames = tmp_path / "frames"
     frames.mkdir()
