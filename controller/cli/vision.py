@@ -1,6 +1,6 @@
 """Card recognition: score it on labelled photos, tune how corners combine, train the models.
 
-  cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N] [--aspect search|W:H]
+  cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N] [--aspect search|W:H] [--by-size]
   cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
   cardtable vision synth OUT [--count N] [--wide | --saved-square W:H]   (a synthetic held-out set)
   cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
@@ -97,6 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the classifier alone on the labelled corner boxes: card, rank and suit right, suits confused",
     )
     ev.add_argument(
+        "--by-size",
+        action="store_true",
+        help="also report recall by the size of each card's largest labelled index, overall and per subset",
+    )
+    ev.add_argument(
         "--per-image",
         type=Path,
         default=None,
@@ -187,9 +192,9 @@ def _eval(args: argparse.Namespace) -> int:
         from vision.evaluation.crops import classify_labelled_boxes
         from vision.recognise.aspect import FRAME_SHAPES
 
-        if args.per_image is not None:
+        if args.per_image is not None or args.by_size:
             print(
-                "cardtable vision: --per-image records the recogniser's cards; --labelled-boxes has none",
+                "cardtable vision: --per-image and --by-size score the recogniser's cards; --labelled-boxes has none",
                 file=sys.stderr,
             )
             return 2
@@ -225,7 +230,12 @@ def _eval(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"cardtable vision: cannot write per-image records to {args.per_image}: {exc}", file=sys.stderr)
             return 2
-    print(json.dumps(report.summary()))
+    summary = report.summary()
+    if args.by_size:
+        from vision.evaluation.sizes import recall_by_index_size, recall_by_subset_and_size
+
+        summary["by_index_size"] = {"all": recall_by_index_size(report), "subsets": recall_by_subset_and_size(report)}
+    print(json.dumps(summary))
     return 0
 
 

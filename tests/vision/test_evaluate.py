@@ -388,3 +388,56 @@ def test_per_image_with_labelled_boxes_is_refused(
         capsys, str(dataset), "--models", str(models), "--labelled-boxes", "--per-image", str(records)
     )
     assert status == 2 and out == "" and "--per-image" in err and not records.exists()
+
+
+def test_by_size_splits_recall_by_each_cards_largest_index(
+    tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The card read lands in its index's size bin; the one missed in its own; a card with no box apart."""
+    root = tmp_path / "sized"
+    _image(root / "images" / "a.png", BGR_RED)
+    _image(root / "images" / "b.png", BGR_RED)
+    index = [
+        {  # RED is read; its larger corner (40 px tall) decides its bin, not the 10 px one
+            "image": "images/a.png",
+            "cards": [{"card": RED, "box": [4, 4, 14, 44]}, {"card": RED, "box": [40, 40, 50, 50]}],
+            "subset": "near",
+        },
+        {  # RED read again; 5H (a 10 px index) and 7C (no box at all) are missed
+            "image": "images/b.png",
+            "cards": [{"card": RED, "box": [24, 24, 40, 40]}, {"card": "5H", "box": [2, 2, 8, 12]}],
+            "subset": "far",
+            "distinct_cards": [RED, "5H", "7C"],
+        },
+    ]
+    (root / "index.json").write_text(json.dumps(index))
+
+    status, out, _ = _eval(capsys, str(root), "--models", str(models), "--by-size")
+
+    assert status == 0
+    by_size = json.loads(out)["by_index_size"]
+    assert by_size["all"] == {
+        "<12": {"cards": 1, "found": 0, "recall": 0.0},
+        "16-24": {"cards": 1, "found": 1, "recall": 1.0},
+        "32-48": {"cards": 1, "found": 1, "recall": 1.0},
+        "unlabelled": {"cards": 1, "found": 0, "recall": 0.0},
+    }
+    assert by_size["subsets"]["near"] == {"32-48": {"cards": 1, "found": 1, "recall": 1.0}}
+    assert set(by_size["subsets"]["far"]) == {"<12", "16-24", "unlabelled"}
+
+
+def test_by_size_is_left_out_unless_asked_and_refused_with_labelled_boxes(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _eval(capsys, str(dataset), "--models", str(models))
+    assert "by_index_size" not in json.loads(out)
+    status, out, err = _eval(capsys, str(dataset), "--models", str(models), "--labelled-boxes", "--by-size")
+    assert status == 2 and out == "" and "--by-size" in err
+
+
+def test_size_edges_must_rise() -> None:
+    from vision.evaluation.run import Report
+    from vision.evaluation.sizes import recall_by_index_size
+
+    with pytest.raises(ValueError, match="rising"):
+        recall_by_index_size(Report(), edges=(16, 12))
