@@ -1,7 +1,7 @@
 """Operator and console commands the referee understands, besides the feed's control commands.
 
 The feed (``controller.feed.control``) parses what arrives on the MQTT control topic into
-``Undo``, ``CorrectCard``, ``NextHand``, ``Pause``, ``Resume``, ``EndGame`` and ``Resync``. A table also
+``Undo``, ``CorrectCard``, ``NextHand``, ``Pause``, ``Resume``, ``EndGame``, ``NewGame`` and ``Resync``. A table also
 needs a few inputs that a person gives by hand when the camera or the buttons cannot: name the
 contract, enter an unreadable card, move on from a phase the camera cannot see (the exchange, the
 kitty). They are frozen values like every input, so the journal stores and replays them.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.feed.control import CorrectCard, EndGame, NextHand, Pause, Resume, Resync, Undo
+from controller.feed.control import CorrectCard, EndGame, NewGame, NextHand, Pause, Resume, Resync, Undo
 from controller.journal import register
 from engine.cards import Card, CardError
 from hardware.events import Press, SeatButton
@@ -57,6 +57,7 @@ for _name, _cls in (
     ("pause", Pause),
     ("resume", Resume),
     ("end_game", EndGame),
+    ("new_game", NewGame),
     ("resync", Resync),
 ):
     register(_name, _cls)
@@ -67,7 +68,8 @@ u                undo the last accepted card        c SEAT CARD   correct SEAT's
 e SEAT CARD      enter a card the camera cannot read k CONTRACT    declare (S H D C NT MISERE PASS)
 n                next (exchange/kitty done)         N             next hand
 p SEAT | p op    short press of a seat's button      l SEAT        long press
-end              end the game now                    ?             this help"""
+end              end the game now                    new           start the next game (once this one is over)
+?                this help"""
 
 
 def parse_console(line: str) -> object:
@@ -85,6 +87,8 @@ def parse_console(line: str) -> object:
             return NextHand()
         if head == "end" and not args:
             return EndGame()
+        if head == "new" and not args:
+            return NewGame()
         if head == "k" and len(args) == 1:
             return DeclareContract(args[0].upper())
         if head in ("c", "e") and len(args) == 2:

@@ -63,6 +63,11 @@ class Strict(BaseModel):
 class TableSection(Strict):
     id: str = Field(default="table1", pattern=r"^[A-Za-z0-9_-]{1,64}$", description="MQTT topic id of the table.")
     players: list[str] = Field(default=["Ada", "Ben", "Cem"], min_length=2, max_length=6)
+    after_game: Literal["wait", "stop"] = Field(
+        default="wait",
+        description="At game over: keep the final score on show and wait for the operator to start the next game "
+        "(operator button, console `new`, feed `new_game`), or stop `cardtable run`.",
+    )
 
     @field_validator("players")
     @classmethod

@@ -7,6 +7,13 @@ operator commands (paho's thread) and the console (a reader thread) put their in
 the loop drains it between frames, so the referee is only ever touched by one thread.
 
 ``cardtable replay`` uses the same :class:`Table` with a video or a folder of frames and no hardware.
+
+Game after game: when a game is over the table keeps its final score on show and goes on watching
+(``table.after_game = "wait"``, the default) until the operator starts the next one: the operator's
+button (short press), ``new`` on the console or ``new_game`` on the feed's control topic. Then the
+finished game's record is written, its journal set aside, and a new referee takes over the same outputs,
+camera and tracker, so a club table plays on without anyone logging in to the Pi. ``"stop"`` ends
+``cardtable run`` at game over instead (replay always does).
 """
 
 from __future__ import annotations
@@ -22,15 +29,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from controller.announcements import Announcer, LogOutput, PrinterOutput, SpeechOutput
+from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt, SpeechOutput
 from controller.config import TableConfig
+from controller.feed.control import NewGame
 from controller.journal import Journal
 from controller.referee.base import Referee
 from controller.systemd_notify import Notifier
+from hardware.events import Press, SeatButton
 
 __all__ = ["Table", "build_referee", "save_record"]
 
 log = logging.getLogger(__name__)
+
+
+def _now() -> str:
+    """A game's start time as records name it (UTC, to the second)."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def build_referee(cfg: TableConfig, announcer: Announcer, journal: Journal | None) -> Referee:
@@ -46,9 +60,16 @@ def build_referee(cfg: TableConfig, announcer: Announcer, journal: Journal | Non
 
 
 def save_record(referee: Referee, folder: Path, table_id: str, started: str) -> Path:
-    """Write the game record atomically (a temporary file, then a rename) and return its path."""
+    """Write the game record atomically (a temporary file, then a rename) and return its path.
+
+    Never over another game's record: two games started within the same second (one ended at once and
+    the next begun) get ``-2``, ``-3``... after the time."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{table_id}-{started}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{table_id}-{started}-{n}.json"
+        n += 1
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(referee.record(), indent=1))
     tmp.replace(path)
@@ -83,7 +104,10 @@ class Table:
         self.announcer = Announcer(outputs, names)
         self.journal = Journal(cfg.journal.path, fsync=cfg.journal.fsync) if journal else None
         self.referee = build_referee(cfg, self.announcer, self.journal)
-        self.started = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        self.started = _now()
+        self.records: list[Path] = []
+        """The records of the games finished and replaced in this run, oldest first (:meth:`close` adds the last)."""
+        self._told_over = False
         resumed = self.referee.resume()
         if resumed:
             log.info("resumed the game from %s (%d inputs)", cfg.journal.path, resumed)
@@ -148,13 +172,46 @@ class Table:
     # ------------------------------------------------------------------ the loop
 
     def drain(self) -> None:
-        """Give the referee every queued button press, command and console input."""
+        """Give the referee every queued button press, command and console input; once the game is over,
+        the operator's short press or ``NewGame`` starts the next game instead (see the module's docstring)."""
         while True:
             try:
                 item = self.inputs.get_nowait()
             except queue.Empty:
                 return
-            self.referee.submit(item)
+            asks_new = isinstance(item, NewGame) or (
+                isinstance(item, SeatButton) and item.seat is None and item.press is Press.SHORT
+            )
+            if self.referee.is_over and asks_new:
+                self.next_game()
+            elif isinstance(item, NewGame):
+                log.warning("new_game refused: the game is not over (end_game ends it first)")
+                self.announcer.announce(Prompt(None, "a new game can start once this one is over (end the game first)"))
+            else:
+                self.referee.submit(item)
+
+    def next_game(self) -> Path:
+        """Write the finished game's record, set its journal aside and start a new game with the same
+        players, outputs and camera; returns the finished game's record."""
+        path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
+        self.records.append(path)
+        if self.journal is not None:
+            self.journal.reset()  # the old journal stays as .done; a crash from here on resumes the new game
+        log.info("game over, record %s; the operator started a new game", path)
+        self.referee = build_referee(self.cfg, self.announcer, self.journal)
+        self.started = _now()
+        self._told_over = False
+        self.referee.start()
+        self.announcer.show(self.referee.state())
+        return path
+
+    def _game_over(self) -> None:
+        """Say once per game how the next one starts (``after_game = "wait"``)."""
+        if not self._told_over:
+            self._told_over = True
+            self.announcer.announce(
+                Prompt(None, "game over: press the operator button (or send new_game) to start a new game")
+            )
 
     def run(
         self,
@@ -164,12 +221,15 @@ class Table:
         make_tracker: Callable[[Any], Any],
         calibrator: Any,
         calibration: Any = None,
+        after_game: str | None = None,
     ) -> int:
-        """Feed frames through the pipeline until the source ends, the game ends or a signal stops it.
+        """Feed frames through the pipeline until the source ends, a signal stops it or (``after_game``
+        ``"stop"``; default: the config's ``table.after_game``) the game ends.
 
         ``calibration`` (a saved one) starts the tracker at once; otherwise the first frames that show
         the mat's markers calibrate it. ``calibrator`` keeps it current when the camera is bumped.
         """
+        stop_at_end = (after_game or self.cfg.table.after_game) == "stop"
         self.referee.start()
         self.announcer.show(self.referee.state())
         tracker = make_tracker(calibration) if calibration is not None else None
@@ -212,7 +272,11 @@ class Table:
             self.drain()
             frames += 1
             if self.referee.is_over:
-                break
+                if stop_at_end:
+                    break
+                self._game_over()
+            else:
+                self._told_over = False  # an undo after game over (long press) reopens the game
         self.drain()
         return frames
 
@@ -226,9 +290,16 @@ class Table:
         signal.signal(signal.SIGINT, stop)
 
     def close(self) -> Path:
-        """Write the record, close outputs and inputs in reverse order; returns the record's path."""
+        """Write the record, close outputs and inputs in reverse order; returns the record's path.
+
+        A game the operator started in this run and nobody played in yet leaves no record: the path is
+        then the last finished game's."""
         self.notifier.stopping()
-        path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
+        if self.records and self.referee.inputs == 0:
+            path = self.records[-1]
+        else:
+            path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
+            self.records.append(path)
         if self.referee.is_over and self.journal is not None:
             self.journal.reset()  # the next start begins a new game; the old journal stays as .done
         for close in reversed(self.closers):

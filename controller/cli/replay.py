@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             make_tracker=lambda cal: CardTracker(layout, cal, cfg.tracker_settings(), reader=recogniser.read),
             calibrator=Calibrator(layout),
             calibration=calibration,
+            after_game="stop",  # a replay ends with its game, whatever the table's config says
         )
     finally:
         source.close()

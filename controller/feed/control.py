@@ -12,6 +12,7 @@ Wire format (JSON object)::
     {"command": "next_hand"}
     {"command": "pause"} / {"command": "resume"}
     {"command": "end_game"}
+    {"command": "new_game"}                                          # once the game is over
     {"command": "resync"}                                            # re-publish the state snapshot
 
 Every command may carry ``"id"`` (echoed in the resulting error event so an operator tool can match
@@ -82,6 +83,14 @@ class EndGame(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class NewGame(Command):
+    """Start the next game at this table once the current one is over (the table keeps the final
+    score on show until then). Sent during a game it is refused: ``end_game`` ends one first."""
+
+    NAME: ClassVar[str] = "new_game"
+
+
+@dataclass(frozen=True, slots=True)
 class Resync(Command):
     """Ask the controller to publish a fresh state snapshot (harmless; spectators cannot send it)."""
 
@@ -89,7 +98,7 @@ class Resync(Command):
 
 
 COMMANDS: dict[str, type[Command]] = {
-    cls.NAME: cls for cls in (Undo, CorrectCard, NextHand, Pause, Resume, EndGame, Resync)
+    cls.NAME: cls for cls in (Undo, CorrectCard, NextHand, Pause, Resume, EndGame, NewGame, Resync)
 }
 
 #: Longest control payload accepted, so a flood of junk cannot cost memory or time.

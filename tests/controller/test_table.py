@@ -6,11 +6,13 @@ from typing import Any
 
 import pytest
 
+from controller.announcements import GameOver, ListOutput, Prompt
 from controller.config import parse_config
 from controller.demo import TruthRecogniser
+from controller.feed.control import EndGame, NewGame
 from controller.simulation import Collect, Place, script_358
 from controller.table import Table
-from hardware.events import SeatButton
+from hardware.events import Press, SeatButton
 from vision.calibration import Calibrator
 from vision.recognise import DEFAULT_MODEL_DIR
 from vision.render import Collect as RCollect
@@ -279,3 +281,86 @@ def test_run_exits_non_zero_when_the_camera_is_lost_so_that_systemd_restarts_it(
     assert run_table(cfg, hardware=False, feed=False) == 1
     assert "the camera usb:0 was lost (1 failed reads)" in capsys.readouterr().err
     assert list((tmp_path / "records").glob("*.json")), "the record of the game so far was written"
+
+
+def _ended_table(tmp_path: Path, **config: Any) -> tuple[Table, ListOutput, list[Any]]:
+    """A 3-5-8 table whose operator ends the game at once, with its announcements kept, and still frames."""
+    cfg = parse_config(
+        {
+            "table": config,
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    table.inputs.put(EndGame())
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=3, design=available_designs()[0])
+    return table, heard, renderer.still(12)
+
+
+def _run(table: Table, rendered: list[Any], at: dict[int, list[Any]]) -> int:
+    """Run the table over ``rendered``, putting ``at[k]``'s inputs on its queue as frame k arrives."""
+    recogniser = TruthRecogniser()
+    layout = layout_for("358")
+
+    def frames() -> Any:
+        for k, r in enumerate(rendered):
+            for item in at.get(k, []):
+                table.inputs.put(item)
+            recogniser.current = r.truth
+            yield r.frame
+
+    return table.run(
+        frames(),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+    )
+
+
+def test_after_game_over_the_operator_starts_the_next_game_without_a_restart(tmp_path: Path) -> None:
+    """A club table plays game after game: the finished game keeps its record, the next one its own journal."""
+    table, heard, rendered = _ended_table(tmp_path)
+    operator_short = SeatButton(None, Press.SHORT)
+    frames = _run(table, rendered, {4: [operator_short], 8: [EndGame()]})
+
+    assert frames == len(rendered), "the table stopped watching at game over"
+    waits = [p for p in heard.of(Prompt) if "new game" in p.message]
+    assert len(waits) == 2, "each game over should say once how the next game starts"
+    assert len(heard.of(GameOver)) == 2
+    last = table.close()
+    records = sorted((tmp_path / "records").glob("*.json"))
+    assert len(records) == 2 and set(table.records) == set(records) and table.records[-1] == last
+    for path in records:
+        assert json.loads(path.read_text())["game"] == "358"
+    assert (tmp_path / "journal.jsonl.done").exists(), "the finished game's journal was not set aside"
+
+
+def test_a_new_game_is_refused_while_the_game_goes_on(tmp_path: Path) -> None:
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    referee = table.referee
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=3, design=available_designs()[0])
+    _run(table, renderer.still(4), {1: [NewGame()]})
+
+    assert table.referee is referee and not referee.is_over
+    assert any("once this one is over" in p.message for p in heard.of(Prompt))
+    table.close()
+    assert len(list((tmp_path / "records").glob("*.json"))) == 1
+
+
+def test_after_game_stop_ends_the_run_at_game_over(tmp_path: Path) -> None:
+    table, _heard, rendered = _ended_table(tmp_path, after_game="stop")
+    frames = _run(table, rendered, {})
+    assert frames == 1 and table.referee.is_over
+    table.close()
+    assert len(list((tmp_path / "records").glob("*.json"))) == 1

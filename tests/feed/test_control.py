@@ -1,6 +1,7 @@
 import pytest
 
-from controller.feed.control import CommandError, CorrectCard, NextHand, Undo, parse_command
+from controller.commands import parse_console
+from controller.feed.control import CommandError, CorrectCard, NewGame, NextHand, Undo, parse_command
 from engine.cards import Card
 
 
@@ -9,6 +10,7 @@ def test_commands_parse_into_typed_values() -> None:
     assert parse_command('{"command": "next_hand", "id": 7}') == NextHand(id="7")
     cmd = parse_command('{"command": "correct_card", "seat": 2, "card": "10h", "trick": 3}')
     assert cmd == CorrectCard(seat=2, card=Card.from_text("10H"), trick=3)
+    assert parse_command('{"command": "new_game"}') == NewGame() == parse_console("new")
 
 
 @pytest.mark.parametrize(
