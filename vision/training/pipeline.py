@@ -45,6 +45,8 @@ DETECTOR_YAML = Path(__file__).resolve().parent / "corner-detector-n.yaml"
 _DET_TRAIN, _DET_VAL, _DET_HELD, _CLS_TRAIN, _CLS_VAL, _CLS_HELD = (10**6 * k for k in range(1, 7))
 REJECT_CLASS = "none"
 """The classifier's last class: the crop shows no corner index."""
+CLS_CARD_HEIGHT = (70.0, 240.0)
+"""Card heights in the classifier's 288-px scenes (the shipped models'): indices of about 15-60 px."""
 TURNED_CLASS = "turned"
 """An upright-only classifier's class before the last: an index, not standing upright (``--upright``)."""
 
@@ -109,6 +111,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         f"{MARGIN[0]:g}:{MARGIN[1]:g}, the shipped models')",
     )
     p.add_argument(
+        "--cls-card-height",
+        type=_height_range,
+        default=CLS_CARD_HEIGHT,
+        help=f"range LO:HI of card heights in the classifier's 288-px scenes (default "
+        f"{CLS_CARD_HEIGHT[0]:g}:{CLS_CARD_HEIGHT[1]:g}, the shipped models': indices of about 15-60 px)",
+    )
+    p.add_argument(
         "--upright",
         action="store_true",
         help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
@@ -161,6 +170,17 @@ def _margin_range(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(f"expected LO:HI, such as 0.85:1.5, not {text!r}") from None
     if not 0.5 <= lo < hi <= 3.0:
         raise argparse.ArgumentTypeError(f"crop margins must satisfy 0.5 <= LO < HI <= 3, not {text!r}")
+    return lo, hi
+
+
+def _height_range(text: str) -> tuple[float, float]:
+    """``LO:HI`` card heights in pixels, 20 <= LO < HI <= 288, or an argparse error naming the value."""
+    try:
+        lo, hi = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO:HI, such as 40:240, not {text!r}") from None
+    if not 20 <= lo < hi <= 288:
+        raise argparse.ArgumentTypeError(f"card heights must satisfy 20 <= LO < HI <= 288, not {text!r}")
     return lo, hi
 
 
@@ -284,7 +304,7 @@ def _stage_classifier(
 
 
 def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
-    return replace(_det_cfg(a), size=288, card_height=(70.0, 240.0), defocus_probability=a.defocus)
+    return replace(_det_cfg(a), size=288, card_height=a.cls_card_height, defocus_probability=a.defocus)
 
 
 def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> Path:
@@ -296,7 +316,9 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
-    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}"
+    low, high = a.cls_card_height
+    height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
+    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{height}"
     name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
