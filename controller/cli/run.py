@@ -1,8 +1,9 @@
 """Referee a real table: ``cardtable run --config FILE``.
 
 Opens the camera, the buttons, the e-ink board, the LED ring and the MQTT feed named in the config,
-resumes the game from the journal if the last run was interrupted, and referees until the game ends or
-it is stopped (SIGTERM from systemd, Ctrl-C). The game record is written to the records folder.
+resumes the game from the journal if the last run was interrupted, and referees game after game until it
+is stopped (SIGTERM from systemd, Ctrl-C): at game over the operator starts the next one (or, with
+``table.after_game = "stop"``, the run ends). Each game's record is written to the records folder.
 """
 
 from __future__ import annotations
