@@ -78,13 +78,33 @@ def test_crops_of_another_margin_are_cached_apart(tmp_path: Path) -> None:
     assert shipped != wide and "0.8:1.5" in wide.name
 
 
-@pytest.mark.parametrize("value", ["1.5:0.8", "0.2:1.0", "wide", "1:2:3"])
-def test_a_bad_crop_margin_is_refused_by_name(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_smaller_cards_for_the_classifier_are_cut_and_cached_apart(tmp_path: Path) -> None:
+    """``--cls-card-height`` sets the classifier scenes' card heights; its crops never mix with the shipped ones."""
+    a = pipeline._args(["--cls-card-height", "45:240"])
+    assert pipeline._cls_cfg(a).card_height == (45.0, 240.0)
+    assert pipeline._cls_cfg(pipeline._args([])).card_height == (70.0, 240.0)
+    small = pipeline._crops_cache(a, tmp_path, 10, 2, 2)
+    assert small != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2) and "45:240" in small.name
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--crop-margin", "1.5:0.8"),
+        ("--crop-margin", "0.2:1.0"),
+        ("--crop-margin", "wide"),
+        ("--crop-margin", "1:2:3"),
+        ("--cls-card-height", "240:45"),
+        ("--cls-card-height", "10:200"),
+        ("--cls-card-height", "small"),
+    ],
+)
+def test_a_bad_range_is_refused_by_name(option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        pipeline._args(["--crop-margin", value])
+        pipeline._args([option, value])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "--crop-margin" in err and repr(value) in err and "Traceback" not in err
+    assert option in err and repr(value) in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread"])

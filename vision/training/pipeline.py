@@ -162,26 +162,25 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _margin_range(text: str) -> tuple[float, float]:
-    """``LO:HI`` crop margins, 0.5 <= LO < HI <= 3, or an argparse error naming the value."""
+def _range(text: str, what: str, least: float, most: float, example: str) -> tuple[float, float]:
+    """``LO:HI`` with ``least <= LO < HI <= most``, or an argparse error naming ``what`` and the value."""
     try:
         lo, hi = (float(part) for part in text.split(":"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO:HI, such as 0.85:1.5, not {text!r}") from None
-    if not 0.5 <= lo < hi <= 3.0:
-        raise argparse.ArgumentTypeError(f"crop margins must satisfy 0.5 <= LO < HI <= 3, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected LO:HI, such as {example}, not {text!r}") from None
+    if not least <= lo < hi <= most:
+        raise argparse.ArgumentTypeError(f"{what} must satisfy {least:g} <= LO < HI <= {most:g}, not {text!r}")
     return lo, hi
+
+
+def _margin_range(text: str) -> tuple[float, float]:
+    """``LO:HI`` crop margins over the index box's longer side, 0.5 <= LO < HI <= 3."""
+    return _range(text, "crop margins", 0.5, 3.0, "0.85:1.5")
 
 
 def _height_range(text: str) -> tuple[float, float]:
-    """``LO:HI`` card heights in pixels, 20 <= LO < HI <= 288, or an argparse error naming the value."""
-    try:
-        lo, hi = (float(part) for part in text.split(":"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO:HI, such as 40:240, not {text!r}") from None
-    if not 20 <= lo < hi <= 288:
-        raise argparse.ArgumentTypeError(f"card heights must satisfy 20 <= LO < HI <= 288, not {text!r}")
-    return lo, hi
+    """``LO:HI`` card heights in the classifier's 288-px scenes, 20 <= LO < HI <= 288."""
+    return _range(text, "card heights", 20, 288, "40:240")
 
 
 def _log(msg: str) -> None:
