@@ -120,3 +120,37 @@ def test_training_on_from_a_wrong_file_is_refused_before_any_work(
     assert pipeline.main(["--stages", "classifier", "--cls-init", str(tmp_path / "nope.onnx"), "--out", str(out)]) == 2
     assert "no such file" in capsys.readouterr().err
     assert not any(out.glob("crops-*.npz"))
+
+
+def test_hidden_pips_leave_the_rank_and_teach_only_the_colour() -> None:
+    """``--hide-pip``: the painted half is the pip's (the far end from the rank, whatever the crop's turn),
+    blanks are never painted, and a hidden pip's suit target is split over the two suits of its colour."""
+    from vision.training.classifier import _hide_pips, suit_targets
+
+    upright = torch.ones(3, 48, 48)
+    upright[:, 4:20, 16:32] = 0.0  # the rank, on top
+    upright[:, 30:44, 18:30] = 0.0  # the pip, below
+    turns = torch.tensor([0, 1, 2, 3, 0])
+    # each crop as the camera saw it: turned back from upright by its turns
+    x = torch.stack([torch.rot90(upright, -int(k), dims=(1, 2)) for k in turns])
+    y = torch.tensor([0, 13, 26, 39, NOT_INDEX])  # 2S, 2H, 2D, 2C, and a blank
+    hidden = _hide_pips(x, y, turns, torch.Generator().manual_seed(0), share=1.0)
+
+    assert hidden.tolist() == [True, True, True, True, False]
+    for crop, k in zip(x[:4], turns[:4], strict=True):
+        back = torch.rot90(crop, int(k), dims=(1, 2))
+        assert back[:, 4:20, 16:32].max() == 0.0, "the rank was painted over"
+        assert back[:, 32:44, 18:30].min() > 0.8, "the pip is still there"
+    assert torch.equal(x[4], torch.rot90(upright, 0, dims=(1, 2))), "a blank crop was painted"
+
+    targets = suit_targets(y[:4] // 13, hidden[:4])
+    expected = torch.tensor([[0.5, 0, 0, 0.5], [0, 0.5, 0.5, 0], [0, 0.5, 0.5, 0], [0.5, 0, 0, 0.5]])
+    assert torch.equal(targets, expected)
+    assert torch.equal(suit_targets(y[:4] // 13, torch.zeros(4, dtype=torch.bool)), torch.eye(4))
+
+
+def test_hiding_pips_without_the_crops_turns_is_refused(tmp_path: Path) -> None:
+    crops = np.zeros((4, 48, 48, 3), np.uint8)
+    labels = np.array([0, 1, 2, NOT_INDEX])
+    with pytest.raises(ValueError, match="turns"):
+        train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], hide_pip=0.2)

@@ -55,7 +55,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     no spread ink."""
     cfg = pipeline._cls_cfg(pipeline._args([]))
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
-    assert pipeline._args([]).ink_spread == 0.0
+    assert pipeline._args([]).ink_spread == 0.0 and pipeline._args([]).hide_pip == 0.0
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
     assert pipeline._train_designs(pipeline._args([])) == TRAIN_DESIGNS  # no court art behind an index
 
@@ -107,7 +107,7 @@ def test_a_bad_range_is_refused_by_name(option: str, value: str, capsys: pytest.
     assert option in err and repr(value) in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread"])
+@pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread", "--hide-pip"])
 @pytest.mark.parametrize("value", ["1.5", "-0.1", "half"])
 def test_a_scene_chance_outside_0_to_1_is_refused_by_name(
     option: str, value: str, capsys: pytest.CaptureFixture[str]

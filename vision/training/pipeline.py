@@ -104,6 +104,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "over-exposed webcam prints it (default 0: the shipped models)",
     )
     p.add_argument(
+        "--hide-pip",
+        type=probability,
+        default=0.0,
+        help="share of classifier training crops whose suit pip is painted over, their suit taught as either of "
+        "their colour, so that a rank printed without its pip leaves the suit in doubt (default 0: the shipped models)",
+    )
+    p.add_argument(
         "--crop-margin",
         type=_margin_range,
         default=MARGIN,
@@ -282,6 +289,8 @@ def _stage_classifier(
         turns=t_tr if a.upright else None,
         ink_spread=a.ink_spread,
         arch=a.cls_arch,
+        hide_pip=a.hide_pip,
+        pip_turns=t_tr,
     )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
