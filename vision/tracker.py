@@ -80,6 +80,14 @@ class TrackerSettings:
     pile_min_confidence: float = 0.6
     """The same on a pile, where the corners of the cards beneath show cut in part by the cards on top and
     a corner cut that way may be read as another card several frames running."""
+    suit_doubt: float = 0.45
+    """A reading is not confirmed while the other suit of its colour, same rank (a diamond for a heart, a club
+    for a spade), has at least this share of its confidence: the suit is then in doubt and the player is asked
+    (``UnreadableCard`` with both as guesses) rather than told a card that may be wrong. Why: the suit pip is
+    the smallest mark of an index; a deck that prints it away from the rank (tango_nuevo) or small and blurred
+    (the real webcam's clubs) gives readings that stay the same frame after frame and are the other suit. On
+    the committed demo deck the rival's share of a confirmed card stayed under 0.36 (3-5-8 seed 0, 96 cards);
+    on tango_nuevo (seed 0) 12 of its 13 wrong confirmations had 0.45 or more (docs/vision.md). 0: never."""
     min_detection_confidence: float = 0.05
     """Detections below this are ignored entirely."""
     match_radius_mm: float = 30.0
@@ -142,6 +150,8 @@ class TrackerSettings:
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
+        if not 0.0 <= self.suit_doubt <= 1.0:
+            raise ValueError(f"tracker.suit_doubt: must be a share in [0, 1] (0: never), not {self.suit_doubt!r}")
         # a frame cannot be shrunk 0 times, and a card confirmed by no frame would be a guess
         for name in ("downscale", "confirm_frames"):
             if getattr(self, name) < 1:
@@ -227,6 +237,17 @@ class _Pending:
         card = max(self.votes, key=lambda c: (self.support.get(c, 0.0), len(self.votes[c])))
         confs = self.peaks.get(card) or self.votes[card]
         return card, len(self.read_in.get(card, ())), float(np.mean(confs))
+
+    def suit_rival(self, card: Card) -> float:
+        """The mean confidence, over this place's frames, of ``card``'s rank in the other suit of its colour."""
+        return max(
+            (
+                p / max(1, self.frames)
+                for c, p in self.candidates.items()
+                if c.rank == card.rank and c.suit != card.suit and c.suit.is_red == card.suit.is_red
+            ),
+            default=0.0,
+        )
 
     def where(self, card: Card) -> list[np.ndarray]:
         """Where ``card`` was read here (the place's own points for a reading that has none recorded)."""
@@ -811,6 +832,8 @@ class CardTracker:
             floor = s.pile_min_confidence if state.zone.kind == "pile" else s.min_confidence
             if votes < s.confirm_frames or share < s.agreement or conf < floor:
                 continue
+            if s.suit_doubt > 0 and pending.suit_rival(card) >= s.suit_doubt * conf:
+                continue  # heart or diamond, club or spade: left pending, so the player is asked
             state.pending.remove(pending)
             if pending.conflicts * 2 >= pending.frames:
                 continue  # a reported card seen at the same place: this reading was a misread of it

@@ -394,6 +394,9 @@ def test_settings_from_config_name_bad_keys():
         TrackerSettings.from_dict({"agreement": 1.5})
     with pytest.raises(ValueError, match=r"tracker\.downscale: must be at least 1, not 0"):
         TrackerSettings.from_dict({"downscale": 0})
+    with pytest.raises(ValueError, match=r"tracker\.suit_doubt: must be a share in \[0, 1\]"):
+        TrackerSettings.from_dict({"suit_doubt": 1.5})
+    assert TrackerSettings.from_dict({"suit_doubt": 0}).suit_doubt == 0
 
 
 def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
@@ -796,3 +799,46 @@ def test_a_pile_rests_while_a_covered_cards_corner_reads_weakly_beside_the_card_
     t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking], frames=30, lazy=True)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
     assert t.reads - reads <= 1 + t.tracker.settings.rest_frames  # read until it rested, then not again
+
+
+def _doubtful(t: Table, zone: str, first: str, conf: float, rival: str, rival_conf: float) -> list[Detection]:
+    """Both corners of a card read as ``first``, with ``rival`` as the runner-up at ``rival_conf``."""
+    cx, cy = t.layout.zone(zone).center
+    cands = ((C(first), conf), (C(rival), rival_conf))
+    out = []
+    for x, y in ((cx - 24.5, cy - 31), (cx + 24.5, cy + 31)):
+        px, py = x * PPM, y * PPM
+        poly = ((px - 8, py - 20), (px + 8, py - 20), (px + 8, py + 20), (px - 8, py + 20))
+        out.append(Detection(C(first), conf, poly, cands))
+    return out
+
+
+def test_a_suit_in_doubt_between_the_two_of_its_colour_is_asked_not_told():
+    """7D read 0.55 with 7H at 0.35 every frame: the heart is still 0.64 of the diamond, so the player is asked
+    (both are guesses); a club as runner-up, or the rule turned off, leaves the diamond confirmed."""
+    t = Table()
+    t.hand_over("seat0")
+    t.still(_doubtful(t, "seat0", "7D", 0.55, "7H", 0.35), frames=15)
+    assert kinds(t.events) == ["UnreadableCard"]
+    event = t.events[0]
+    assert isinstance(event, UnreadableCard)
+    assert [c for c, _p in event.best_guesses[:2]] == [C("7D"), C("7H")]
+
+    other_colour = Table()
+    other_colour.hand_over("seat0")
+    other_colour.still(_doubtful(other_colour, "seat0", "7D", 0.55, "7C", 0.35), frames=15)
+    assert kinds(other_colour.events) == ["CardPlaced"]
+
+    off = Table(settings=TrackerSettings(suit_doubt=0.0))
+    off.hand_over("seat0")
+    off.still(_doubtful(off, "seat0", "7D", 0.55, "7H", 0.35), frames=15)
+    placed = off.events[0]
+    assert kinds(off.events) == ["CardPlaced"] and isinstance(placed, CardPlaced) and placed.card == C("7D")
+
+
+def test_a_sure_reading_with_a_faint_rival_of_its_colour_is_confirmed():
+    t = Table()
+    t.hand_over("seat2")
+    t.still(_doubtful(t, "seat2", "QS", 0.9, "QC", 0.05), frames=6)
+    placed = t.events[0]
+    assert kinds(t.events) == ["CardPlaced"] and isinstance(placed, CardPlaced) and placed.card == C("QS")
