@@ -824,16 +824,12 @@ def test_a_suit_in_doubt_between_the_two_of_its_colour_is_asked_not_told():
     assert isinstance(event, UnreadableCard)
     assert [c for c, _p in event.best_guesses[:2]] == [C("7D"), C("7H")]
 
-    other_colour = Table()
-    other_colour.hand_over("seat0")
-    other_colour.still(_doubtful(other_colour, "seat0", "7D", 0.55, "7C", 0.35), frames=15)
-    assert kinds(other_colour.events) == ["CardPlaced"]
-
-    off = Table(settings=TrackerSettings(suit_doubt=0.0))
-    off.hand_over("seat0")
-    off.still(_doubtful(off, "seat0", "7D", 0.55, "7H", 0.35), frames=15)
-    placed = off.events[0]
-    assert kinds(off.events) == ["CardPlaced"] and isinstance(placed, CardPlaced) and placed.card == C("7D")
+    for rival, settings in (("7C", None), ("7H", TrackerSettings(suit_doubt=0.0))):
+        other = Table(settings=settings)
+        other.hand_over("seat0")
+        other.still(_doubtful(other, "seat0", "7D", 0.55, rival, 0.35), frames=15)
+        placed = other.events[0]
+        assert kinds(other.events) == ["CardPlaced"] and isinstance(placed, CardPlaced) and placed.card == C("7D")
 
 
 def test_a_sure_reading_with_a_faint_rival_of_its_colour_is_confirmed():
