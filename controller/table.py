@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt, SpeechOutput
 from controller.config import TableConfig
@@ -221,7 +221,7 @@ class Table:
         make_tracker: Callable[[Any], Any],
         calibrator: Any,
         calibration: Any = None,
-        after_game: str | None = None,
+        after_game: Literal["wait", "stop"] | None = None,
     ) -> int:
         """Feed frames through the pipeline until the source ends, a signal stops it or (``after_game``
         ``"stop"``; default: the config's ``table.after_game``) the game ends.

@@ -88,7 +88,7 @@ class TrackerSettings:
     (the real webcam's clubs) gives readings that stay the same frame after frame and are the other suit. On
     the committed demo deck the rival's share of a confirmed card stayed under 0.36 (3-5-8 seed 0, 96 cards);
     on tango_nuevo (seeds 0 and 1) it leaves 7 of the 20 wrong confirmations, asking about the others
-(docs/vision.md). 0: never."""
+    (docs/vision.md). 0: never."""
     min_detection_confidence: float = 0.05
     """Detections below this are ignored entirely."""
     match_radius_mm: float = 30.0
