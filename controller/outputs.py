@@ -5,7 +5,8 @@ announcement and drives its device in the device's own terms. The referee never 
 
 - :class:`RingOutput`: the LED ring (whose turn, the trick's winner, a violation, hand end, idle);
 - :class:`FeedOutput`: the MQTT feed (events by kind, the retained public state);
-- :class:`DisplayOutput`: the e-ink scoreboard (a :class:`~hardware.display.ScoreboardView` per state).
+- :class:`DisplayOutput`: the e-ink scoreboard (a :class:`~hardware.display.ScoreboardView` per state),
+  with what the table waits for on its message line (:func:`board_line`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ from typing import Any, Protocol
 
 from controller.announcements import (
     Announcement,
+    AskReplace,
+    CardRejected,
+    ExchangeInstruction,
     GameOver,
     HandScored,
     HandStarted,
+    KittyInstruction,
+    Prompt,
+    ShowCard,
     TrickWon,
     TurnTo,
     ViolationFound,
+    WaitForClear,
     payload,
 )
 from controller.state import TableState
@@ -29,7 +37,7 @@ from engine.cards import Suit
 from hardware.display.view import MakaoLine, ScoreboardView, SeatLine
 from hardware.ring import Ring
 
-__all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "scoreboard_view"]
+__all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "board_line", "scoreboard_view"]
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +107,9 @@ class FeedOutput:
 _ROLES = {8: "8", 5: "5", 3: "3"}
 
 
-def scoreboard_view(state: TableState) -> ScoreboardView:
-    """The e-ink view of a table state (3-5-8 or Makao)."""
+def scoreboard_view(state: TableState, instruction: str = "") -> ScoreboardView:
+    """The e-ink view of a table state (3-5-8 or Makao); ``instruction`` (see :func:`board_line`) takes
+    the message line from the state's own message and the last violation while it stands."""
     seats = []
     for s, name in enumerate(state.players):
         role = ""
@@ -137,23 +146,77 @@ def scoreboard_view(state: TableState) -> ScoreboardView:
         turn=state.turn,
         last_trick_winner=state.last_trick_winner,
         makao=makao,
-        message=state.message or (state.violations[-1] if state.violations else ""),
+        message=instruction or state.message or (state.violations[-1] if state.violations else ""),
         hand_over=state.hand_over,
     )
 
 
+def _who(names: tuple[str, ...], seat: int | None) -> str:
+    if seat is None:
+        return "Operator"
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def board_line(announcement: Announcement, names: tuple[str, ...]) -> str | None:
+    """The scoreboard's one-line form of an announcement that waits on someone at the table (a button
+    answer, a card to place again, zones to clear, a card to take back), or None for any other.
+
+    Why: these never reach the feed (they are for the table), and a player asked "is it K♥?" has to
+    see the question where they look, on the board; the full English sentence would be cut on a
+    2-inch panel, so the line leads with who and what.
+    """
+    if isinstance(announcement, Prompt):
+        message = announcement.message[:1].upper() + announcement.message[1:]
+        return message if announcement.seat is None else f"{_who(names, announcement.seat)}: {announcement.message}"
+    if isinstance(announcement, AskReplace):
+        who = _who(names, announcement.seat) if announcement.seat is not None else announcement.zone
+        return f"{who}: card unreadable, place it again"
+    if isinstance(announcement, WaitForClear):
+        return f"{_who(names, announcement.winner)} takes it: clear the zones"
+    if isinstance(announcement, ShowCard):
+        return f"Show {announcement.card.symbol} to the camera"
+    if isinstance(announcement, ExchangeInstruction):
+        return f"{_who(names, announcement.giver)} gives {announcement.count} to {_who(names, announcement.receiver)}"
+    if isinstance(announcement, KittyInstruction):
+        order = "discard 4, then the kitty" if announcement.discard_first else "the kitty, then discard 4"
+        return f"{_who(names, announcement.seat)}: {order}"
+    if isinstance(announcement, CardRejected):
+        what = announcement.card.symbol if announcement.card is not None else "Card"
+        return f"{what} not accepted: {announcement.reason}"
+    return None
+
+
 class DisplayOutput:
-    """Redraws the scoreboard from each state; the display's refresh policy drops unchanged views."""
+    """Redraws the scoreboard from each state; the display's refresh policy drops unchanged views.
+
+    What the table waits for (:func:`board_line`) stays on the message line until any other
+    announcement says the game moved on (a card accepted, the next turn, a contract named...). A
+    question asked between two states (the operator's "game over: press...") redraws the last state
+    at once, since no new state may follow it.
+    """
 
     def __init__(self, display: Any) -> None:
         self.display = display
         self.views = 0
+        self.instruction = ""
+        self._state: TableState | None = None
 
     def announce(self, announcement: Announcement) -> None:
-        pass
+        names = self._state.players if self._state is not None else ()
+        line = board_line(announcement, names)
+        if line is None:
+            self.instruction = ""
+            return
+        self.instruction = line
+        if self._state is not None:
+            self._draw(self._state)
 
     def show(self, state: TableState) -> None:
-        self.display.show(scoreboard_view(state))
+        self._state = state
+        self._draw(state)
+
+    def _draw(self, state: TableState) -> None:
+        self.display.show(scoreboard_view(state, self.instruction))
         self.views += 1
 
     def close(self) -> None:

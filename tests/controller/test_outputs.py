@@ -2,15 +2,17 @@
 
 from typing import Any
 
-from controller.announcements import Announcer, Prompt
+from controller.announcements import Announcer, CardRejected, Prompt, TurnTo
 from controller.commands import DeclareContract
-from controller.outputs import FeedOutput, RingOutput, scoreboard_view
+from controller.outputs import DisplayOutput, FeedOutput, RingOutput, board_line, scoreboard_view
 from controller.referee.threefiveeight import ThreeFiveEightReferee
 from engine.cards import Card
 from hardware.events import Press, SeatButton
 from hardware.ring import RingOp
 from hardware.simring import SimulatedRing
-from vision.events import CardPlaced
+from hardware.display.render import layout
+from hardware.display.view import ScoreboardView
+from vision.events import CardPlaced, UnreadableCard
 
 NAMES = ("Ada", "Ben", "Cem")
 
@@ -72,3 +74,53 @@ def test_scoreboard_view_of_a_hand_in_play() -> None:
     assert [s.name for s in view.seats] == list(NAMES)
     assert [s.target for s in view.seats] == [8, 5, 3]
     assert view.seats[2].tricks == 1 and view.last_trick_winner == 2 and view.contract == "H"
+
+
+class RecordingBoard:
+    """Stands where the e-ink Scoreboard stands: keeps each view it is asked to show."""
+
+    def __init__(self) -> None:
+        self.views: list[ScoreboardView] = []
+
+    def show(self, view: ScoreboardView) -> None:
+        self.views.append(view)
+
+
+def _footer_texts(view: ScoreboardView) -> list[str]:
+    """The footer lines a player would read on the 2.9-inch panel, as laid out for drawing."""
+    return [t.text for t in layout(view, (296, 128)).texts if t.role == "footer"]
+
+
+def test_scoreboard_asks_the_player_of_an_unreadable_card_and_clears_once_answered() -> None:
+    board = RecordingBoard()
+    ref = ThreeFiveEightReferee(NAMES, "sergeant-major", Announcer([DisplayOutput(board)], NAMES))
+    ref.start()
+    ref.submit(DeclareContract("H"))
+    ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(CardPlaced("seat0", Card.from_text("AS"), 0.9, candidates=((Card.from_text("AS"), 0.9),)))
+    guesses = ((Card.from_text("KS"), 0.5), (Card.from_text("KC"), 0.4))
+    ref.submit(UnreadableCard("seat1", best_guesses=guesses))
+    assert board.views[-1].message == "Ben: card unreadable, place it again"
+    ref.submit(SeatButton(1, Press.SHORT))
+    asked = board.views[-1]
+    assert asked.message == "Ben: is it KS? long press to accept"
+    assert any(line.startswith("Ben: is it KS?") for line in _footer_texts(asked))
+    ref.submit(SeatButton(1, Press.SHORT))
+    assert board.views[-1].message == "Ben: is it KC? long press to accept"
+    ref.submit(SeatButton(1, Press.LONG))  # KC accepted: Cem to play, nothing left to ask
+    assert ref.state().current_trick[-1] == (1, Card.from_text("KC"))
+    assert board.views[-1].message == ""
+    assert board.views[-1].turn == 2
+
+
+def test_scoreboard_tells_the_table_to_clear_the_zones_after_a_trick() -> None:
+    board = RecordingBoard()
+    play_a_trick([DisplayOutput(board)])
+    assert board.views[-1].message == "Cem takes it: clear the zones"
+    assert board.views[-1].last_trick_winner == 2
+
+
+def test_board_line_names_the_card_and_the_reason_of_a_refusal() -> None:
+    line = board_line(CardRejected("seat2", Card.from_text("10H"), "not your turn", seat=2), NAMES)
+    assert line == "10♥ not accepted: not your turn"
+    assert board_line(TurnTo(1, "seat1"), NAMES) is None
