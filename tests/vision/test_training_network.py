@@ -154,3 +154,20 @@ def test_hiding_pips_without_the_crops_turns_is_refused(tmp_path: Path) -> None:
     labels = np.array([0, 1, 2, NOT_INDEX])
     with pytest.raises(ValueError, match="turns"):
         train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], hide_pip=0.2)
+
+
+def test_softened_crops_lose_fine_strokes_but_keep_their_size_and_range() -> None:
+    """A one-pixel checkerboard (the finest stroke a 48-px crop holds) is smoothed to near-flat grey,
+    while a large dark block stays dark: the low-resolution look the option teaches, not a new image."""
+    from vision.training.classifier import _soften
+
+    fine = torch.zeros(2, 3, 48, 48)
+    fine[:, :, ::2, ::2] = 1.0
+    fine[:, :, 1::2, 1::2] = 1.0
+    block = torch.ones(2, 3, 48, 48)
+    block[:, :, 12:36, 12:36] = 0.0
+    out = _soften(torch.cat([fine, block]), torch.Generator().manual_seed(0))
+    assert out.shape == (4, 3, 48, 48)
+    assert float(out.min()) >= -1e-6 and float(out.max()) <= 1 + 1e-6
+    assert float(fine.std()) > 0.45 and float(out[:2].std()) < 0.15
+    assert float(out[2:, :, 20:28, 20:28].max()) < 0.1 and float(out[2:, :, :4, :4].min()) > 0.9

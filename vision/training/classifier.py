@@ -110,10 +110,37 @@ def _spread_ink(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return -nn.functional.max_pool2d(-x, 3, stride=1, padding=1)
 
 
-def _augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True, ink_spread: float = 0.0) -> torch.Tensor:
+def _soften(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """The crops as a soft, low-resolution camera shows a small index: shrunk to 30-60 % of their size
+    (along one axis only for a third of calls, as a photo saved square and stretched back has lost
+    half its columns), blurred by a pixel, and blown up again. Why: on the real webcam photos clubs read
+    as spades where the index pip is a dozen pixels of mush, which the rendered scenes' own blur, drawn
+    from high-resolution faces, does not reach."""
+    size = x.shape[-1]
+    scale = 0.3 + 0.3 * torch.rand(1, generator=gen).item()
+    small = max(4, round(size * scale))
+    axis = int(torch.randint(0, 3, (1,), generator=gen))  # 0: both axes, 1: columns only, 2: rows only
+    shape = (small, small) if axis == 0 else ((size, small) if axis == 1 else (small, size))
+    low = nn.functional.interpolate(x, size=shape, mode="area")
+    kernel = torch.tensor([0.25, 0.5, 0.25]).view(1, 1, 1, 3).repeat(x.shape[1], 1, 1, 1)
+    low = nn.functional.conv2d(nn.functional.pad(low, (1, 1, 0, 0), mode="replicate"), kernel, groups=x.shape[1])
+    low = nn.functional.conv2d(
+        nn.functional.pad(low, (0, 0, 1, 1), mode="replicate"), kernel.transpose(2, 3), groups=x.shape[1]
+    )
+    return nn.functional.interpolate(low, size=(size, size), mode="bilinear", align_corners=False)
+
+
+def _augment(
+    x: torch.Tensor, gen: torch.Generator, turn: bool = True, ink_spread: float = 0.0, soften: float = 0.0
+) -> torch.Tensor:
     """Cheap batch photometric jitter on top of the scene's own (grayscale, gain, contrast, 90° turns;
-    with ``ink_spread`` that share of the crops gets its ink spread, see :func:`_spread_ink`)."""
+    with ``ink_spread`` that share of the crops gets its ink spread, see :func:`_spread_ink`; with
+    ``soften`` that share is shown at a low resolution, see :func:`_soften`)."""
     n = x.shape[0]
+    if soften > 0:
+        soft = torch.rand(n, generator=gen) < soften
+        if soft.any():
+            x[soft] = _soften(x[soft], gen)
     if ink_spread > 0:
         spread = torch.rand(n, generator=gen) < ink_spread
         if spread.any():
@@ -265,6 +292,7 @@ def train_classifier(
     arch: str = "plain",
     hide_pip: float = 0.0,
     pip_turns: np.ndarray | None = None,
+    soften: float = 0.0,
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
     :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
@@ -273,6 +301,7 @@ def train_classifier(
     whose ink is spread (:func:`_spread_ink`). ``arch`` picks the network (:class:`CropNet`). ``hide_pip``
     is the share of index crops whose suit pip is painted over (:func:`_hide_pips`, which needs each crop's
     turns to upright, ``pip_turns``); their suit is taught as either of their colour (:func:`suit_targets`).
+    ``soften`` is the share shown at a low resolution (:func:`_soften`).
 
     The model and each batch are kept channels-last: the same network and data (only the order of the
     sums within a convolution may differ), and a tenth to a fifth faster a batch on this CPU, so a
@@ -313,7 +342,7 @@ def train_classifier(
                 if hide_pip > 0 and p_all is not None
                 else torch.zeros(len(idx), dtype=torch.bool)
             )
-            xb = _augment(xb, gen, turn=not upright, ink_spread=ink_spread)
+            xb = _augment(xb, gen, turn=not upright, ink_spread=ink_spread, soften=soften)
             if t_all is not None:
                 xb, index_target = _upright_batch(xb, yb, t_all[idx], gen)
                 card = index_target == 0  # only upright indices teach the rank and the suit

@@ -104,6 +104,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "over-exposed webcam prints it (default 0: the shipped models)",
     )
     p.add_argument(
+        "--soften",
+        type=probability,
+        default=0.0,
+        help="share of classifier training crops shown at 30-60%% of their resolution and blurred, as a soft "
+        "webcam shows a small index (default 0: the shipped models)",
+    )
+    p.add_argument(
         "--hide-pip",
         type=probability,
         default=0.0,
@@ -291,6 +298,7 @@ def _stage_classifier(
         arch=a.cls_arch,
         hide_pip=a.hide_pip,
         pip_turns=t_tr,
+        soften=a.soften,
     )
     train_s = time.monotonic() - t
     cls_held = evaluate(model, x_ho, y_ho)
@@ -550,6 +558,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
+    argv += ["--soften", str(a.soften)]
     argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
     if a.upright:
         argv.append("--upright")
