@@ -7,11 +7,11 @@ from controller.commands import DeclareContract
 from controller.outputs import DisplayOutput, FeedOutput, RingOutput, board_line, scoreboard_view
 from controller.referee.threefiveeight import ThreeFiveEightReferee
 from engine.cards import Card
+from hardware.display.render import layout
+from hardware.display.view import ScoreboardView
 from hardware.events import Press, SeatButton
 from hardware.ring import RingOp
 from hardware.simring import SimulatedRing
-from hardware.display.render import layout
-from hardware.display.view import ScoreboardView
 from vision.events import CardPlaced, UnreadableCard
 
 NAMES = ("Ada", "Ben", "Cem")
