@@ -190,33 +190,23 @@ class DisplayOutput:
     """Redraws the scoreboard from each state; the display's refresh policy drops unchanged views.
 
     What the table waits for (:func:`board_line`) stays on the message line until any other
-    announcement says the game moved on (a card accepted, the next turn, a contract named...). A
-    question asked between two states (the operator's "game over: press...") redraws the last state
-    at once, since no new state may follow it.
+    announcement says the game moved on (a card accepted, the next turn, a contract named...). It is
+    drawn with the next state, which every input the referee acts on ends with (and the table shows
+    after its own questions), so the board never pairs a question with the state before it.
     """
 
     def __init__(self, display: Any) -> None:
         self.display = display
         self.views = 0
-        self.instruction = ""
-        self._state: TableState | None = None
+        self.waiting: Announcement | None = None
+        """The last announcement, when it is one the table waits on (it has a :func:`board_line`)."""
 
     def announce(self, announcement: Announcement) -> None:
-        names = self._state.players if self._state is not None else ()
-        line = board_line(announcement, names)
-        if line is None:
-            self.instruction = ""
-            return
-        self.instruction = line
-        if self._state is not None:
-            self._draw(self._state)
+        self.waiting = announcement if board_line(announcement, ()) is not None else None
 
     def show(self, state: TableState) -> None:
-        self._state = state
-        self._draw(state)
-
-    def _draw(self, state: TableState) -> None:
-        self.display.show(scoreboard_view(state, self.instruction))
+        line = board_line(self.waiting, state.players) if self.waiting is not None else None
+        self.display.show(scoreboard_view(state, line or ""))
         self.views += 1
 
     def close(self) -> None:

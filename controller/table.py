@@ -187,6 +187,7 @@ class Table:
             elif isinstance(item, NewGame):
                 log.warning("new_game refused: the game is not over (end_game ends it first)")
                 self.announcer.announce(Prompt(None, "a new game can start once this one is over (end the game first)"))
+                self.announcer.show(self.referee.state())  # the board shows the answer
             else:
                 self.referee.submit(item)
 
@@ -212,6 +213,7 @@ class Table:
             self.announcer.announce(
                 Prompt(None, "game over: press the operator button (or send new_game) to start a new game")
             )
+            self.announcer.show(self.referee.state())  # the board shows the question
 
     def run(
         self,

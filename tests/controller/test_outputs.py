@@ -124,3 +124,11 @@ def test_board_line_names_the_card_and_the_reason_of_a_refusal() -> None:
     line = board_line(CardRejected("seat2", Card.from_text("10H"), "not your turn", seat=2), NAMES)
     assert line == "10♥ not accepted: not your turn"
     assert board_line(TurnTo(1, "seat1"), NAMES) is None
+
+
+def test_scoreboard_names_the_declarer_asked_for_the_contract_at_the_start() -> None:
+    board = RecordingBoard()
+    ref = ThreeFiveEightReferee(NAMES, "sergeant-major", Announcer([DisplayOutput(board)], NAMES))
+    ref.start()  # asks before any state was shown: the table shows the first state right after
+    ref.announcer.show(ref.state())
+    assert board.views[-1].message.startswith("Ada: name the contract")

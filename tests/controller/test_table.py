@@ -10,9 +10,11 @@ from controller.announcements import GameOver, ListOutput, Prompt
 from controller.config import parse_config
 from controller.demo import TruthRecogniser
 from controller.feed.control import EndGame, NewGame
+from controller.outputs import DisplayOutput
 from controller.simulation import Collect, Place, script_358
 from controller.table import Table
 from hardware.events import Press, SeatButton
+from tests.controller.test_outputs import RecordingBoard
 from vision.calibration import Calibrator
 from vision.recognise import DEFAULT_MODEL_DIR
 from vision.render import Collect as RCollect
@@ -323,6 +325,8 @@ def _run(table: Table, rendered: list[Any], at: dict[int, list[Any]]) -> int:
 def test_after_game_over_the_operator_starts_the_next_game_without_a_restart(tmp_path: Path) -> None:
     """A club table plays game after game: the finished game keeps its record, the next one its own journal."""
     table, heard, rendered = _ended_table(tmp_path)
+    board = RecordingBoard()
+    table.announcer.add(DisplayOutput(board))
     operator_short = SeatButton(None, Press.SHORT)
     frames = _run(table, rendered, {4: [operator_short], 8: [EndGame()]})
 
@@ -330,6 +334,7 @@ def test_after_game_over_the_operator_starts_the_next_game_without_a_restart(tmp
     waits = [p for p in heard.of(Prompt) if "new game" in p.message]
     assert len(waits) == 2, "each game over should say once how the next game starts"
     assert len(heard.of(GameOver)) == 2
+    assert board.views[-1].message.startswith("Game over: press the operator button"), "the board must say it too"
     last = table.close()
     records = sorted((tmp_path / "records").glob("*.json"))
     assert len(records) == 2 and set(table.records) == set(records) and table.records[-1] == last
