@@ -161,7 +161,7 @@ def board_line(announcement: Announcement, names: tuple[str, ...]) -> str | None
     """The scoreboard's one-line form of an announcement that waits on someone at the table (a button
     answer, a card to place again, zones to clear, a card to take back), or None for any other.
 
-    Why: these never reach the feed (they are for the table), and a player asked "is it K♥?" has to
+    Why: these never reach the feed (they are for the table), and a player asked "is it KH?" has to
     see the question where they look, on the board; the full English sentence would be cut on a
     2-inch panel, so the line leads with who and what.
     """
