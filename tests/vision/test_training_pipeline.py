@@ -20,7 +20,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
-    options += ["--bleeding-courts"]
+    options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:240"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -33,6 +33,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert there.cls_arch == "residual"
+    assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 240.0))
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright

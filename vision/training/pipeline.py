@@ -558,7 +558,8 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
-    argv += ["--soften", str(a.soften)]
+    argv += ["--soften", str(a.soften), "--hide-pip", str(a.hide_pip)]
+    argv += ["--cls-card-height", f"{a.cls_card_height[0]}:{a.cls_card_height[1]}"]
     argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
     if a.upright:
         argv.append("--upright")
