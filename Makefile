@@ -1,6 +1,6 @@
 # cardtable: the two Quick-start commands are `make demo` and `make test`.
 # Each creates .venv with the packages it needs; `make test` also installs the
-# Debian packages the integration tests use (mosquitto, chromium) when it can.
+# Debian packages the integration tests use (mosquitto, chromium, espeak-ng) when it can.
 
 PYTHON ?= python3
 VENV   ?= .venv

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TextIO
 
-from engine.cards import Card
+from engine.cards import Card, CardError, Rank, Suit
 
 __all__ = [
     "AnnounceOutput",
@@ -51,7 +49,6 @@ __all__ = [
     "Prompt",
     "ShowCard",
     "Skip",
-    "SpeechOutput",
     "TrickWon",
     "TurnTo",
     "ViolationFound",
@@ -72,8 +69,18 @@ def _name(names: Names, seat: int | None) -> str:
     return f"seat {seat}"
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+def _demanded(code: str) -> str:
+    """A demand's record form in words: a suit letter as the suit ("hearts"), a rank as its plural
+    ("queens", "sixes"); anything else as given."""
+    try:
+        return Suit.from_text(code).noun
+    except CardError:
+        pass
+    try:
+        noun = Rank.from_text(code).noun
+    except CardError:
+        return code
+    return noun + ("es" if noun.endswith("x") else "s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,11 +273,16 @@ class WaitForClear(Announcement):
 
 @dataclass(frozen=True, slots=True)
 class Prompt(Announcement):
-    """A question to one player, answered with the button (a contract choice, a card guess)."""
+    """A question to one player, answered with the button (a contract choice, a card guess).
+
+    ``reminder`` marks one repeated every turn ("press your button when your play is done"): the
+    board shows it, a voice leaves it out (it would double every turn's sentence).
+    """
 
     kind: ClassVar[str] = "prompt"
     seat: int | None
     message: str
+    reminder: bool = False
 
     def text(self, names: Names) -> str:
         return f"{_name(names, self.seat)}: {self.message}"
@@ -375,7 +387,7 @@ class Demand(Announcement):
     demand: str
 
     def text(self, names: Names) -> str:
-        return f"{_name(names, self.seat)} demands {self.demand}."
+        return f"{_name(names, self.seat)} demands {_demanded(self.demand)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,61 +560,3 @@ class LogOutput:
 
     def close(self) -> None:
         pass
-
-
-SPOKEN = frozenset(
-    {
-        "hand_started",
-        "contract",
-        "turn",
-        "trick_won",
-        "violation",
-        "hand_scored",
-        "game_over",
-        "unreadable",
-        "card_rejected",
-        "correction",
-        "penalty",
-        "demand",
-        "skip",
-        "player_out",
-    }
-)
-
-
-class SpeechOutput:
-    """Speaks announcements with ``espeak-ng`` (one process at a time, never blocking the referee).
-
-    When espeak-ng is not installed it logs that once and stays silent.
-    """
-
-    def __init__(self, names: Names, *, voice: str = "en", speed: int = 170, program: str = "espeak-ng") -> None:
-        self.names = list(names)
-        self.voice = voice
-        self.speed = speed
-        self.program = shutil.which(program)
-        self._proc: subprocess.Popen[bytes] | None = None
-        if self.program is None:
-            log.warning("speech is enabled but %s is not installed; staying silent", program)
-
-    def announce(self, announcement: Announcement) -> None:
-        if self.program is None or announcement.kind not in SPOKEN:
-            return
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.wait(timeout=10)
-        text = announcement.text(self.names).replace("♠", " spades").replace("♥", " hearts")
-        self._proc = subprocess.Popen(
-            [self.program, "-v", self.voice, "-s", str(self.speed), text],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def close(self) -> None:
-        """Let the last sentence finish (up to 5 s), then stop."""
-        if self._proc is not None:
-            try:
-                self._proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._proc.terminate()
-                self._proc.wait(timeout=5)
-        self._proc = None

@@ -29,11 +29,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt, SpeechOutput
+from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt
 from controller.config import TableConfig
 from controller.feed.control import NewGame
 from controller.journal import Journal
 from controller.referee.base import Referee
+from controller.speech import SpeechOutput
 from controller.systemd_notify import Notifier
 from hardware.events import Press, SeatButton
 

@@ -8,6 +8,7 @@ command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || pkgs+=(mos
 command -v chromium >/dev/null 2>&1 || pkgs+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || pkgs+=(systemd)
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
+command -v espeak-ng >/dev/null 2>&1 || pkgs+=(espeak-ng)
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
   echo "system-deps: missing ${pkgs[*]}; install them with apt-get (tests that need them are skipped)" >&2

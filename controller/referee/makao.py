@@ -168,7 +168,7 @@ class MakaoReferee(Referee):
         self.pending.append(card)
         self.say(CardAccepted(self.pending_seat or 0, card, game.turn_count, corrected_from=corrected, still_t=still_t))
         if len(self.pending) == 1:
-            self.say(Prompt(self.pending_seat, "press your button when your play is done"))
+            self.say(Prompt(self.pending_seat, "press your button when your play is done", reminder=True))
 
     def _on_unreadable(self, ev: UnreadableCard) -> None:
         if ev.zone == PILE and self.mgame is not None and not self.paused:

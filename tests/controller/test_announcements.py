@@ -1,7 +1,6 @@
 """The announcer fans typed announcements out and never lets a broken output stop the referee."""
 
 import io
-from pathlib import Path
 
 from controller.announcements import (
     Announcer,
@@ -47,20 +46,3 @@ def test_payload_is_plain_json_data() -> None:
     scored = HandScored(hand=0, tricks=(9, 4, 3), targets=(8, 5, 3), scores=(1, -1, 0), totals=(1, -1, 0))
     assert payload(scored)["tricks"] == [9, 4, 3]
     assert payload(CardAccepted(seat=0, card=Card.from_text("10H")))["card"] == "10H"
-
-
-def test_speech_speaks_through_espeak_ng_and_stays_silent_without_it(tmp_path: Path) -> None:
-    from controller.announcements import SpeechOutput
-
-    said = tmp_path / "said.txt"
-    fake = tmp_path / "espeak-ng"
-    fake.write_text(f'#!/bin/sh\nfor last; do :; done\necho "$last" >> {said}\n')
-    fake.chmod(0o755)
-    speech = SpeechOutput(NAMES, program=str(fake))
-    speech.announce(CardAccepted(seat=1, card=Card.from_text("QS")))  # not spoken: too chatty
-    speech.announce(TrickWon(trick=0, winner=2, cards=((2, Card.from_text("AS")),)))
-    speech.close()
-    assert said.read_text().strip() == "Trick 1 to Cem (Cem AS)."
-    silent = SpeechOutput(NAMES, program="no-such-espeak")
-    silent.announce(TrickWon(trick=0, winner=2, cards=()))
-    silent.close()
