@@ -134,7 +134,10 @@ def scoreboard_view(state: TableState, instruction: str = "") -> ScoreboardView:
         trump = Suit.from_text(state.contract)
     makao = None
     if state.game == "makao":
-        makao = MakaoLine(top_card=state.top_card, penalty=state.penalty, demand=state.demand or None, skip=state.skip)
+        # an ace's demand is a suit letter (the view draws its sign), a jack's a rank
+        suit = Suit.from_text(state.demand) if state.demand in ("S", "H", "D", "C") else None
+        demand = state.demand if state.demand and suit is None else None
+        makao = MakaoLine(top_card=state.top_card, penalty=state.penalty, demand=demand, suit=suit, skip=state.skip)
     return ScoreboardView(
         game="3-5-8" if state.game == "358" else "Makao",
         seats=tuple(seats),

@@ -98,7 +98,7 @@
       case "draw": case "drew": return `${playerName(d.seat)} draws ${d.count || 1}`;
       case "player_out": return `${playerName(d.seat)} is out` + (d.place ? ` (place ${d.place})` : "");
       case "penalty": return `${playerName(d.target)} must add to the battle or draw ${d.amount}`;
-      case "demand": return `${playerName(d.seat)} demands ${d.demand}`;
+      case "demand": return `${playerName(d.seat)} demands ` + (SUITS[d.demand] || `${d.demand}s`);
       case "skip": return `${playerName(d.seat)} loses ${d.turns || 1} turn${d.turns > 1 ? "s" : ""}`;
       case "undo": return "Undo" + (d.text ? ": " + d.text : "");
       case "error": return "Error: " + (d.error || "");

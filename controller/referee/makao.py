@@ -66,6 +66,11 @@ def demand_options(rules: MakaoRules, card: Card) -> list[Rank | Suit | None]:
     return []
 
 
+def _named(demand: Rank | Suit) -> str:
+    """A demand as the player is asked about it: a suit by name ("hearts"), a rank by its code ("6")."""
+    return demand.noun if isinstance(demand, Suit) else demand_text(demand)
+
+
 class MakaoReferee(Referee):
     """One game of Makao at a table."""
 
@@ -204,7 +209,7 @@ class MakaoReferee(Referee):
                 if options:
                     self.choosing = 0 if self.choosing is None else (self.choosing + 1) % len(options)
                     choice = options[self.choosing]
-                    label = "no demand" if choice is None else f"demand {demand_text(choice)}"
+                    label = "no demand" if choice is None else f"demand {_named(choice)}"
                     self.say(Prompt(seat, f"{label}? long press to confirm"))
                     return
                 self._commit(None)

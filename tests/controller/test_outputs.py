@@ -5,8 +5,9 @@ from typing import Any
 from controller.announcements import Announcer, CardRejected, Prompt, TurnTo
 from controller.commands import DeclareContract
 from controller.outputs import DisplayOutput, FeedOutput, RingOutput, board_line, scoreboard_view
+from controller.referee.makao import MakaoReferee
 from controller.referee.threefiveeight import ThreeFiveEightReferee
-from engine.cards import Card
+from engine.cards import Card, Suit
 from hardware.display.render import layout
 from hardware.display.view import ScoreboardView
 from hardware.events import Press, SeatButton
@@ -132,3 +133,20 @@ def test_scoreboard_names_the_declarer_asked_for_the_contract_at_the_start() -> 
     ref.start()  # asks before any state was shown: the table shows the first state right after
     ref.announcer.show(ref.state())
     assert board.views[-1].message.startswith("Ada: name the contract")
+
+
+def test_scoreboard_shows_an_aces_demand_as_its_suit() -> None:
+    board = RecordingBoard()
+    ref = MakaoReferee(NAMES, "makao", Announcer([DisplayOutput(board)], NAMES))
+    ref.start()
+    for card in ("7H", "AH"):  # the starter, then Ada's ace
+        c = Card.from_text(card)
+        ref.submit(CardPlaced("pile", c, 0.9, candidates=((c, 0.9),)))
+    for _ in range(3):  # no demand -> spades -> hearts
+        ref.submit(SeatButton(0, Press.SHORT))
+    assert board.views[-1].message == "Ada: demand hearts? long press to confirm"
+    ref.submit(SeatButton(0, Press.LONG))
+    makao = board.views[-1].makao
+    assert makao is not None and makao.suit is Suit.HEARTS and makao.demand is None
+    drawn = [t.text for t in layout(board.views[-1], (296, 128)).texts]
+    assert "Makao · Top A♥ · suit ♥" in drawn  # not "wants H"

@@ -175,6 +175,10 @@ def test_makao_view_shows_pile_top_and_what_is_pending(
     feed.publish_event("card_played", {"seat": 1, "card": "JD"})
     page.wait_for_selector("#pile-top .card[data-card='JD']", timeout=1_000)
     assert "4 cards" in page.inner_text(".seat[data-seat='1']")
+    feed.publish_event("demand", {"seat": 1, "demand": "7"})  # a jack's demand: a rank
+    page.wait_for_selector("#log >> text=Ben demands 7s", timeout=1_000)
+    feed.publish_event("demand", {"seat": 0, "demand": "H"})  # an ace's: a suit letter, shown as its sign
+    page.wait_for_selector("#log >> text=Ada demands ♥", timeout=1_000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "spectator-phone-makao.png"), full_page=True)
     feed.close()
