@@ -4,8 +4,10 @@ These run on the committed held-out deck (vision/assets/deck/orell), so they nee
 card packages nor the rendered face cache.
 """
 
+import shutil
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +16,8 @@ from vision.synth.faces import (
     DESIGNS,
     DRAWN,
     HELD_OUT,
+    NPM_DECKS,
+    NPM_DESIGNS,
     TRAIN_DESIGNS,
     FaceError,
     available_designs,
@@ -45,8 +49,35 @@ def test_unknown_design_is_named_in_the_error():
 def test_held_out_designs_never_train():
     assert len(HELD_OUT) >= 3
     assert not set(HELD_OUT) & set(TRAIN_DESIGNS)
-    assert set(HELD_OUT) | set(TRAIN_DESIGNS) == set(DESIGNS) | set(DRAWN)
+    assert set(HELD_OUT) | set(TRAIN_DESIGNS) | set(NPM_DESIGNS) == set(DESIGNS) | set(DRAWN)
     assert not set(HELD_OUT) & set(DRAWN)  # the held-out measure stays on real deck art
+
+
+def test_each_card_of_a_per_card_deck_has_its_own_file():
+    from vision.synth.faces import _card_file
+
+    kennard, responsive = NPM_DESIGNS["kennard"], NPM_DESIGNS["responsive"]
+    assert _card_file(kennard, Card.from_text("10H")).name == "TH.svg"
+    assert _card_file(kennard, Card.from_text("AC")).name == "AC.svg"
+    assert _card_file(responsive, Card.from_text("QS")).name == "12s.svg"
+    assert _card_file(responsive, Card.from_text("AH")).name == "1h.svg"
+    assert _card_file(responsive, Card.from_text("7D")).name == "7d.svg"
+
+
+@pytest.mark.skipif(
+    shutil.which("rsvg-convert") is None or not (NPM_DECKS / "react-playing-cards").is_dir(),
+    reason="needs rsvg-convert and the npm decks (scripts/train-deps.sh)",
+)
+def test_an_npm_deck_renders_52_faces_and_a_back(tmp_path):
+    from vision.synth.faces import FACE_HEIGHT, render_design
+
+    out = render_design("kennard-large-index", cache_dir=tmp_path)
+    faces = sorted(p.stem for p in out.glob("*.png"))
+    assert len(faces) == 53 and "back" in faces and "10H" in faces
+    for name in ("10H", "back"):
+        img = cv2.imread(str(out / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+        assert img.shape[0] == FACE_HEIGHT and 0.68 < img.shape[1] / img.shape[0] < 0.74
+        assert img[0, 0, 3] < 128 < img[FACE_HEIGHT // 2, img.shape[1] // 2, 3]  # rounded corner, opaque body
 
 
 @pytest.mark.parametrize("text", ["AS", "10H", "QC", "7D", "KH", "2C"])

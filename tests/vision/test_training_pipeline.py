@@ -21,6 +21,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:240"]
+    options += ["--npm-decks"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -69,6 +70,14 @@ def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -
     swapped = [name for name in designs if name not in TRAIN_DESIGNS]
     assert len(designs) == len(TRAIN_DESIGNS) and swapped == [f"{n}-bleed" for n in BLEEDING]
     assert pipeline._manifest(a, tmp_path)["train_designs"] == list(designs)
+    assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
+
+
+def test_npm_decks_train_beside_the_others_and_cache_their_crops_apart(tmp_path: Path) -> None:
+    a = pipeline._args(["--npm-decks"])
+    designs = pipeline._train_designs(a)
+    assert designs[: len(TRAIN_DESIGNS)] == TRAIN_DESIGNS
+    assert designs[len(TRAIN_DESIGNS) :] == ("kennard", "kennard-large-index", "responsive")
     assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
 
 

@@ -52,6 +52,8 @@ FACE_HEIGHT = 360  # px; a corner index is then ~80 px tall, more than any crop 
 
 _AISLERIOT = Path("/usr/share/aisleriot/cards")
 _KDE = Path("/usr/share/carddecks")
+NPM_DECKS = REPO / "data" / "npm-decks"
+"""Where ``scripts/train-deps.sh`` unpacks the npm packages of per-card SVG decks."""
 
 
 class FaceError(RuntimeError):
@@ -60,11 +62,15 @@ class FaceError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Design:
-    """One 52-card vector deck: ``kind`` is ``"aisleriot"`` (ids ``club_1``) or ``"kde"`` (``1_club``)."""
+    """One 52-card vector deck. ``kind`` says how its faces are found: ``"aisleriot"`` (one sheet),
+    ``"kde"`` (one file, element ids ``1_club``), or one SVG file per card in the folder ``svg``:
+    ``"kennard"`` (``TH.svg``, ``AC.svg``) or ``"responsive"`` (``10h.svg``, ``1c.svg``, ``13s.svg``).
+    ``back`` is a back's SVG for a deck that has none of its own."""
 
     name: str
     kind: str
     svg: Path
+    back: Path | None = None
 
 
 def _aisleriot(name: str) -> Design:
@@ -74,6 +80,26 @@ def _aisleriot(name: str) -> Design:
 def _kde(name: str, file: str) -> Design:
     return Design(name, "kde", _KDE / f"svg-{name}" / file)
 
+
+def _per_card(name: str, kind: str, folder: str, back: str | None = None) -> Design:
+    return Design(name, kind, NPM_DECKS / folder, None if back is None else NPM_DECKS / back)
+
+
+_RESPONSIVE = "playing-cards-standard-deck/package/cards"
+_KENNARD = "react-playing-cards/package/src/images"
+_BACK = f"{_RESPONSIVE}/back.svg"  # a tile: the backs are cards of this pattern (:func:`_patterned_back`)
+# One SVG per card, from npm (scripts/train-deps.sh): Adrian Kennard's generated decks (CC0), as normal
+# and as large-index faces (two colours only; the four-colour ones are not a standard deck), and the
+# "responsive playing cards" after Chris Aguilar's vectorized deck (LGPL-3). Trained on only with
+# ``--npm-decks`` (MODEL_CARD.md).
+NPM_DESIGNS: dict[str, Design] = {
+    d.name: d
+    for d in [
+        _per_card("kennard", "kennard", f"{_KENNARD}/2color", _BACK),
+        _per_card("kennard-large-index", "kennard", f"{_KENNARD}/2color-bf", _BACK),
+        _per_card("responsive", "responsive", _RESPONSIVE, _BACK),
+    ]
+}
 
 # Standard French-suited designs with A/K/Q/J indices (vision-research.md section 3). Variants that
 # share art with another entry (anglo_bitmap, gnomangelo, KDE dondorf/gm-paris/tigullio) are left
@@ -104,14 +130,14 @@ DESIGNS: dict[str, Design] = {
         _kde("jolly-royal", "jolly-royal.svgz"),
         _kde("ancient-egyptians", "Ancient_Egyptians.svgz"),
     ]
-}
+} | NPM_DESIGNS
 
 # Never used for training: the measure of a deck the models have never seen. The committed demo
 # deck is one of these, so the demo never shows the models a face they were trained on.
 HELD_OUT: tuple[str, ...] = ("anglo_modern", "orell", "tango_nuevo", "penguins")
 # The vector decks not held out, then the procedurally drawn decks (vision.synth.drawn): drawn fonts
 # and pip shapes widen what the classifier has seen; the held-out measure stays on real deck art.
-TRAIN_DESIGNS: tuple[str, ...] = (*(n for n in DESIGNS if n not in HELD_OUT), *DRAWN)
+TRAIN_DESIGNS: tuple[str, ...] = (*(n for n in DESIGNS if n not in HELD_OUT and n not in NPM_DESIGNS), *DRAWN)
 
 _AISLERIOT_SUIT = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart", Suit.SPADES: "spade"}
 _COURT = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
@@ -131,6 +157,51 @@ def _element_id(design: Design, card: Card) -> str:
     else:
         rank = str(int(card.rank))
     return f"{suit}_{rank}" if design.kind == "aisleriot" else f"{rank}_{suit}"
+
+
+def _card_file(design: Design, card: Card) -> Path:
+    """The SVG of ``card`` in a deck of one file per card."""
+    if design.kind == "kennard":
+        rank = "T" if card.rank == Rank.TEN else card.rank.code
+        return design.svg / f"{rank}{card.suit.value}.svg"
+    rank = "1" if card.rank == Rank.ACE else str(int(card.rank))
+    return design.svg / f"{rank}{card.suit.value.lower()}.svg"
+
+
+def _render_file(svg: Path, height: int) -> np.ndarray | None:
+    """One card's SVG file, rendered at twice ``height`` and shrunk to it (area averaging)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "face.png"
+        res = subprocess.run(
+            ["rsvg-convert", "-h", str(2 * height), str(svg), "-o", str(out)], capture_output=True, check=False
+        )
+        if res.returncode != 0 or not out.exists():
+            return None
+        card = _largest_card(np.asarray(cv2.imread(str(out), cv2.IMREAD_UNCHANGED)))
+    return None if card is None else _fit(card, height)
+
+
+def _patterned_back(pattern: Path, like: np.ndarray) -> np.ndarray:
+    """A back: the card ``like`` (its outline and paper) with a white border round a panel tiled with
+    the SVG ``pattern`` (the responsive deck's back is such a tile, not a card)."""
+    h, w = like.shape[:2]
+    tile_side = max(8, round(w / 6))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "tile.png"
+        subprocess.run(
+            ["rsvg-convert", "-w", str(tile_side), "-h", str(tile_side), str(pattern), "-o", str(out)],
+            capture_output=True,
+            check=True,
+        )
+        tile = cv2.imread(str(out), cv2.IMREAD_COLOR)
+    if tile is None:
+        raise FaceError(f"rsvg-convert could not render the back pattern {pattern}")
+    back = like.copy()
+    back[..., :3] = 255
+    m = max(2, round(0.07 * w))
+    panel = np.tile(tile, ((h - 2 * m) // tile_side + 1, (w - 2 * m) // tile_side + 1, 1))
+    back[m : h - m, m : w - m, :3] = panel[: h - 2 * m, : w - 2 * m]
+    return back
 
 
 def _largest_card(img: np.ndarray | None) -> np.ndarray | None:
@@ -221,6 +292,16 @@ def render_design(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
     out_dir.mkdir(parents=True, exist_ok=True)
     if design.kind == "aisleriot":
         faces = _render_sheet(design, height)
+    elif design.kind in ("kennard", "responsive"):
+        faces = {}
+        for index in range(52):
+            card = Card.from_index(index)
+            img = _render_file(_card_file(design, card), height)
+            if img is None:
+                raise FaceError(f"rsvg-convert could not render {card} of {name!r} from {_card_file(design, card)}")
+            faces[card_code(card)] = img
+        if design.back is not None:
+            faces["back"] = _patterned_back(design.back, faces["AS"])
     else:
         faces = {}
         for index in range(52):
@@ -263,6 +344,8 @@ def render_jokers(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
         out_dir.mkdir(parents=True, exist_ok=True)
         if design.kind == "aisleriot":
             jokers = [img for code, img in _render_sheet(design, height).items() if code.startswith("joker-")]
+        elif design.kind in ("kennard", "responsive"):
+            jokers = []  # (not rendered: jokers are off for every model trained so far)
         else:
             found = (_render_kde(design, element, height) for element in _JOKER_IDS)
             jokers = [img for img in found if img is not None]

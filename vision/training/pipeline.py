@@ -31,7 +31,7 @@ from engine.cards import Card
 from vision.argtypes import probability
 from vision.synth.corners import is_measured, measure_design
 from vision.synth.drawn import is_drawn, with_bleeding_courts
-from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, TRAIN_DESIGNS, render_design, render_jokers
+from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
 from .dataset import ARCHITECTURES, CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
@@ -132,6 +132,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         f"{CLS_CARD_HEIGHT[0]:g}:{CLS_CARD_HEIGHT[1]:g}, the shipped models': indices of about 15-60 px)",
     )
     p.add_argument(
+        "--npm-decks",
+        action="store_true",
+        help="train on the three per-card SVG decks from npm too (kennard, kennard-large-index, responsive; "
+        "scripts/train-deps.sh fetches them; default: the shipped models' designs)",
+    )
+    p.add_argument(
         "--upright",
         action="store_true",
         help="a classifier that reads indices upright only and calls the other quarter turns 'turned' (the "
@@ -202,12 +208,14 @@ def _log(msg: str) -> None:
 
 
 def _train_designs(a: argparse.Namespace) -> tuple[str, ...]:
-    """The designs this run trains on: :data:`TRAIN_DESIGNS`, or with ``--bleeding-courts`` their twins."""
-    return with_bleeding_courts(TRAIN_DESIGNS) if a.bleeding_courts else TRAIN_DESIGNS
+    """The designs this run trains on: :data:`TRAIN_DESIGNS`, with ``--npm-decks`` the npm decks too
+    (:data:`NPM_DESIGNS`), and with ``--bleeding-courts`` the drawn ones' twins."""
+    designs = (*TRAIN_DESIGNS, *NPM_DESIGNS) if a.npm_decks else TRAIN_DESIGNS
+    return with_bleeding_courts(designs) if a.bleeding_courts else designs
 
 
 def _faces(jokers: bool, designs: tuple[str, ...]) -> None:
-    for name in dict.fromkeys((*DESIGNS, *DRAWN, *designs)):
+    for name in dict.fromkeys((*(n for n in DESIGNS if n not in NPM_DESIGNS), *DRAWN, *designs)):
         render_design(name)  # a drawn deck writes its boxes as it draws them
         if not is_drawn(name) and not is_measured(name):  # (a drawn deck's boxes come with its drawing)
             measure_design(name)
@@ -332,6 +340,7 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
+    bleed += "-npm" if a.npm_decks else ""
     low, high = a.cls_card_height
     height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
     settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{height}"
@@ -565,6 +574,8 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
         argv.append("--upright")
     if a.bleeding_courts:
         argv.append("--bleeding-courts")
+    if a.npm_decks:
+        argv.append("--npm-decks")
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
