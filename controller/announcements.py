@@ -353,11 +353,14 @@ class GameOver(Announcement):
     reason: str = ""
     losers: tuple[int, ...] = ()
 
-    def text(self, names: Names) -> str:
+    def outcome(self, names: Names) -> str:
+        """Who won ("Ben won", "Ada and Ben won"), or in Makao who lost ("Cem lost")."""
         if self.losers and not self.winners:
-            out = "Game over: " + " and ".join(_name(names, s) for s in self.losers) + " lost."
-        else:
-            out = "Game over: " + " and ".join(_name(names, s) for s in self.winners) + " won."
+            return " and ".join(_name(names, s) for s in self.losers) + " lost"
+        return " and ".join(_name(names, s) for s in self.winners) + " won"
+
+    def text(self, names: Names) -> str:
+        out = f"Game over: {self.outcome(names)}."
         if self.reason:
             out += f" ({self.reason})"
         return out

@@ -107,9 +107,10 @@ class FeedOutput:
 _ROLES = {8: "8", 5: "5", 3: "3"}
 
 
-def scoreboard_view(state: TableState, instruction: str = "") -> ScoreboardView:
+def scoreboard_view(state: TableState, instruction: str = "", outcome: str = "") -> ScoreboardView:
     """The e-ink view of a table state (3-5-8 or Makao); ``instruction`` (see :func:`board_line`) takes
-    the message line from the state's own message and the last violation while it stands."""
+    the message line from the state's own message and the last violation while it stands. ``outcome``
+    (a finished game's "Ben won") replaces the last trick's winner on the board once the game is over."""
     seats = []
     for s, name in enumerate(state.players):
         role = ""
@@ -147,10 +148,11 @@ def scoreboard_view(state: TableState, instruction: str = "") -> ScoreboardView:
         contract=state.contract,
         trump=trump,
         turn=state.turn,
-        last_trick_winner=state.last_trick_winner,
+        last_trick_winner=None if state.game_over and outcome else state.last_trick_winner,
         makao=makao,
         message=instruction or state.message or (state.violations[-1] if state.violations else ""),
         hand_over=state.hand_over,
+        extra=(outcome,) if state.game_over and outcome else (),
     )
 
 
@@ -203,13 +205,20 @@ class DisplayOutput:
         self.views = 0
         self.waiting: Announcement | None = None
         """The last announcement, when it is one the table waits on (it has a :func:`board_line`)."""
+        self.over: GameOver | None = None
+        """The game's end, shown (who won) while the state says the game is over."""
 
     def announce(self, announcement: Announcement) -> None:
         self.waiting = announcement if board_line(announcement, ()) is not None else None
+        if isinstance(announcement, GameOver):
+            self.over = announcement
+        elif isinstance(announcement, HandStarted):
+            self.over = None
 
     def show(self, state: TableState) -> None:
         line = board_line(self.waiting, state.players) if self.waiting is not None else None
-        self.display.show(scoreboard_view(state, line or ""))
+        outcome = self.over.outcome(state.players) if self.over is not None else ""
+        self.display.show(scoreboard_view(state, line or "", outcome))
         self.views += 1
 
     def close(self) -> None:

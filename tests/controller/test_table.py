@@ -335,6 +335,12 @@ def test_after_game_over_the_operator_starts_the_next_game_without_a_restart(tmp
     assert len(waits) == 2, "each game over should say once how the next game starts"
     assert len(heard.of(GameOver)) == 2
     assert board.views[-1].message.startswith("Game over: press the operator button"), "the board must say it too"
+    outcome = heard.of(GameOver)[-1].outcome(table.cfg.table.players)
+    assert outcome.endswith((" won", " lost"))
+    assert board.views[-1].extra == (outcome,) and board.views[-1].last_trick_winner is None, "who won, not a trick"
+    first_wait = next(i for i, v in enumerate(board.views) if v.message.startswith("Game over: press"))
+    assert board.views[first_wait].extra != ()
+    assert any(v.extra == () for v in board.views[first_wait + 1 :]), "the next game shows no result"
     last = table.close()
     records = sorted((tmp_path / "records").glob("*.json"))
     assert len(records) == 2 and set(table.records) == set(records) and table.records[-1] == last

@@ -75,7 +75,7 @@ def test_an_npm_deck_renders_52_faces_and_a_back(tmp_path):
     faces = sorted(p.stem for p in out.glob("*.png"))
     assert len(faces) == 53 and "back" in faces and "10H" in faces
     for name in ("10H", "back"):
-        img = cv2.imread(str(out / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+        img = np.asarray(cv2.imread(str(out / f"{name}.png"), cv2.IMREAD_UNCHANGED))
         assert img.shape[0] == FACE_HEIGHT and 0.68 < img.shape[1] / img.shape[0] < 0.74
         assert img[0, 0, 3] < 128 < img[FACE_HEIGHT // 2, img.shape[1] // 2, 3]  # rounded corner, opaque body
 
