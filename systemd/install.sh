@@ -5,7 +5,7 @@
 #   sudo systemd/install.sh                 # the real thing
 #   DESTDIR=/tmp/root systemd/install.sh --no-venv   # stage into a fake root (tests; no root needed)
 #
-# What it does: Debian packages (mosquitto, python3-venv; only with --apt), a `cardtable` system user in
+# What it does: Debian packages (mosquitto, python3-venv, espeak-ng; only with --apt), a `cardtable` system user in
 # the hardware groups, a venv under /opt/cardtable with the package, the unit, the mosquitto drop-in
 # with its ACLs and a password file, the udev rules, and the spectator page in mosquitto's http_dir.
 set -euo pipefail
@@ -50,17 +50,17 @@ install_file() {
 if [ "$WITH_APT" -eq 1 ] && [ "$LIVE" -eq 1 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients python3-venv python3-pip >/dev/null
+  apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients python3-venv python3-pip espeak-ng >/dev/null
 fi
 
-# 2. The service user, in the groups that own the camera, GPIO, serial, SPI and I2C nodes.
+# 2. The service user, in the groups that own the camera, GPIO, serial, SPI, I2C and sound nodes.
 if [ "$LIVE" -eq 1 ]; then
   if ! id cardtable >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/cardtable --no-create-home --shell /usr/sbin/nologin \
       --user-group cardtable
     say "created user cardtable"
   fi
-  for group in video gpio dialout spi i2c; do
+  for group in video gpio dialout spi i2c audio; do
     if getent group "$group" >/dev/null && ! id -nG cardtable | tr ' ' '\n' | grep -qx "$group"; then
       usermod -a -G "$group" cardtable
     fi

@@ -43,9 +43,10 @@ def test_unit_is_a_watched_notify_service_that_still_reaches_the_hardware() -> N
     assert int(_unit_values("WatchdogSec")[0]) > 0
     assert _unit_values("Restart") == ["on-failure"]
     assert "mosquitto.service" in _unit_values("After")[0] and _unit_values("Wants") == ["mosquitto.service"]
-    assert _unit_values("SupplementaryGroups") == ["video gpio dialout spi i2c"]
+    assert _unit_values("SupplementaryGroups") == ["video gpio dialout spi i2c audio"]
     allowed = {value.split()[0] for value in _unit_values("DeviceAllow")}
     assert {"char-video4linux", "char-gpiochip", "char-ttyACM", "char-spi", "char-i2c"} <= allowed
+    assert "char-alsa" in allowed  # a table with speech on plays through ALSA
     assert _unit_values("ProtectSystem") == ["strict"] and _unit_values("ReadWritePaths") == ["/var/lib/cardtable"]
     assert _unit_values("PrivateDevices") == []  # it would hide the camera and GPIO nodes
 
