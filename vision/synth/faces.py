@@ -81,6 +81,10 @@ def _kde(name: str, file: str) -> Design:
     return Design(name, "kde", _KDE / f"svg-{name}" / file)
 
 
+_PER_CARD_KINDS = ("kennard", "responsive")
+"""Design kinds with one SVG file per card (:func:`_card_file`)."""
+
+
 def _per_card(name: str, kind: str, folder: str, back: str | None = None) -> Design:
     return Design(name, kind, NPM_DECKS / folder, None if back is None else NPM_DECKS / back)
 
@@ -292,7 +296,7 @@ def render_design(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
     out_dir.mkdir(parents=True, exist_ok=True)
     if design.kind == "aisleriot":
         faces = _render_sheet(design, height)
-    elif design.kind in ("kennard", "responsive"):
+    elif design.kind in _PER_CARD_KINDS:
         faces = {}
         for index in range(52):
             card = Card.from_index(index)
@@ -344,7 +348,7 @@ def render_jokers(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
         out_dir.mkdir(parents=True, exist_ok=True)
         if design.kind == "aisleriot":
             jokers = [img for code, img in _render_sheet(design, height).items() if code.startswith("joker-")]
-        elif design.kind in ("kennard", "responsive"):
+        elif design.kind in _PER_CARD_KINDS:
             jokers = []  # (not rendered: jokers are off for every model trained so far)
         else:
             found = (_render_kde(design, element, height) for element in _JOKER_IDS)

@@ -340,10 +340,10 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
-    bleed += "-npm" if a.npm_decks else ""
+    npm = "-npm" if a.npm_decks else ""
     low, high = a.cls_card_height
     height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
-    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{height}"
+    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{npm}{height}"
     name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
