@@ -62,8 +62,10 @@ def classifier_model(
     reject: bool = False,
     top_half: bool = False,
     upright: bool = False,
+    free_size: bool = False,
 ) -> None:
     """A 52-class classifier reading the crop's mean colour; logits, or probabilities with ``softmax``.
+    With ``free_size`` its input's height and width are free (any crop size), as the shipped graphs'.
 
     With ``reject`` a 53rd class, "not an index", wins for light grey and white crops (every channel
     high), like the shipped classifier's reject class. With ``top_half`` it reads only the upper half
@@ -96,7 +98,7 @@ def classifier_model(
     graph = helper.make_graph(
         nodes,
         "classifier",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size[0], size[1]])],
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, *(("h", "w") if free_size else size)])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, classes])],
         initializer=[
             numpy_helper.from_array(weights, "weights"),
@@ -122,6 +124,7 @@ def write_models(
     dynamic: bool = False,
     reject: bool = False,
     upright: bool = False,
+    free_size: bool = False,
 ) -> Path:
     """Both models and their ``models.json`` in ``directory``; returns the directory."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -133,6 +136,7 @@ def write_models(
         softmax=softmax,
         reject=reject,
         upright=upright,
+        free_size=free_size,
     )
     classifier: dict[str, object] = {
         "file": "corner-classifier.onnx",

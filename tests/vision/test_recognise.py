@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from tests.vision.recognise_models import BLUE, GREEN, RED, write_models
+from tests.vision.recognise_models import BLUE, CLASSES, GREEN, RED, write_models
 from vision.detections import Detection
 from vision.recognise import CardVote, ModelError, OnnxRecogniser, cards_in_image
 from vision.recognise.detector import letterbox, plan_windows
@@ -510,3 +510,57 @@ def test_no_regions_reads_nothing_and_none_reads_the_whole_frame(tmp_path: Path)
     assert recogniser.detect(frame, []) == []
     (whole,) = recogniser.detect(frame, None)
     assert whole.center == pytest.approx((160, 160), abs=1.0)
+
+
+SUIT_CONTEXT = {"scale": 1.6, "weight": 2.0, "settled": 0.9}
+"""The shipped models' ``suit_context`` (vision/models/models.json)."""
+
+
+def _nines_first(tmp_path: Path, **extra: object) -> Path:
+    """Stand-in models whose red reading names 9S and green 9C: two suits of one colour and rank."""
+    classes = ["9S", "9C", *(c for c in CLASSES if c not in ("9S", "9C"))]
+    return write_models(tmp_path, free_size=True, manifest_extra={"classes": classes, **extra})
+
+
+def test_a_suit_in_doubt_is_decided_by_what_lies_around_the_index(tmp_path: Path) -> None:
+    """The index alone leans to spades; the wider view (the big pips, here green all round) says clubs.
+    The card named is then the club, and the rank-and-colour's probability is neither lost nor gained."""
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[:] = (0, 255, 0)
+    image[80:120, 80:120] = (0, 140, 255)  # mostly "9S", not quite sure
+    box = [(80.0, 80.0, 120.0, 120.0)]
+    before = OnnxRecogniser(_nines_first(tmp_path / "plain")).read(image, box)[0]
+    after = OnnxRecogniser(_nines_first(tmp_path / "context", suit_context=SUIT_CONTEXT)).read(image, box)[0]
+    assert before.card == Card.from_text("9S") and 0.5 < before.confidence < 0.9
+    assert after.card == Card.from_text("9C") and after.confidence > before.confidence
+
+    def pair(detection: Detection) -> float:
+        return sum(p for card, p in detection.candidates if str(card) in ("9S", "9C"))
+
+    assert pair(after) == pytest.approx(pair(before), abs=1e-4)  # (the whole colour keeps its share)
+
+
+def test_a_sure_suit_or_an_unsure_rank_is_not_read_again(tmp_path: Path) -> None:
+    plain = OnnxRecogniser(_nines_first(tmp_path / "plain"))
+    context = OnnxRecogniser(_nines_first(tmp_path / "context", suit_context=SUIT_CONTEXT))
+    sure = np.zeros((200, 200, 3), np.uint8)
+    sure[:] = (0, 255, 0)
+    sure[80:120, 80:120] = (0, 50, 255)  # plainly "9S", whatever lies around it
+    box = [(80.0, 80.0, 120.0, 120.0)]
+    assert plain.read(sure, box)[0].confidence > 0.99
+    assert context.read(sure, box) == plain.read(sure, box)
+    dark = np.zeros((200, 200, 3), np.uint8)  # no card more likely than another: nothing to decide
+    dark[:, :100] = (0, 255, 0)
+    assert context.read(dark, [(90.0, 80.0, 130.0, 120.0)]) == plain.read(dark, [(90.0, 80.0, 130.0, 120.0)])
+
+
+def test_suit_context_needs_a_graph_that_takes_any_crop_size(tmp_path: Path) -> None:
+    models = write_models(tmp_path, manifest_extra={"suit_context": SUIT_CONTEXT})
+    with pytest.raises(ModelError, match=r"suit_context reads 33x33 crops, but the graph's input is fixed at 24x24"):
+        OnnxRecogniser(models)
+
+
+def test_a_suit_context_weight_out_of_range_is_refused(tmp_path: Path) -> None:
+    models = _nines_first(tmp_path, suit_context={**SUIT_CONTEXT, "weight": 0})
+    with pytest.raises(ModelError, match=r"classifier\.suit_context\.weight"):
+        OnnxRecogniser(models)

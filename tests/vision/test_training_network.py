@@ -34,6 +34,10 @@ def test_an_exported_network_reads_the_same_on_the_runtime(arch: str, tmp_path: 
         expected = torch.exp(model(torch.from_numpy(crops))).numpy()
     assert np.allclose(runtime._read(crops), expected, atol=1e-4)
     assert runtime._read(crops).shape == (5, 53)  # 52 cards and "not an index"
+    # its height and width are free: a wider crop (manifest suit_context) is read by the same graph
+    wide = np.random.default_rng(1).random((2, 3, 67, 67), dtype=np.float32)
+    with torch.no_grad():
+        assert np.allclose(runtime._read(wide), torch.exp(model(torch.from_numpy(wide))).numpy(), atol=1e-4)
 
 
 def test_a_short_residual_training_learns_and_comes_back_ready_to_export(tmp_path: Path) -> None:

@@ -88,9 +88,9 @@ def classify_labelled_boxes(
         readings = []
         for order, aspect in enumerate(aspects):
             wide, sx, sy = stretched(image, aspect)
-            probs = recogniser.classifier.probabilities(
-                recogniser.classifier.crops(wide, boxes * np.array([sx, sy, sx, sy], np.float32))
-            )
+            scaled = boxes * np.array([sx, sy, sx, sy], np.float32)
+            probs = recogniser.classifier.probabilities(recogniser.classifier.crops(wide, scaled))
+            probs = recogniser.classifier.in_context(wide, scaled, probs)
             cards = probs[:, :-1] if reject else probs
             readings.append((int((cards.max(axis=1) >= confident).sum()), -order, aspect, probs))
         # the most confident boxes; on a tie the earlier aspect (the photo as saved, first)

@@ -13,8 +13,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.cards import Card, Suit
 from vision.recognise.manifest import ClassifierSpec, ModelError
 from vision.recognise.session import open_session, static_dim
+
+_TWIN = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}
+"""The other suit of each suit's colour."""
 
 
 def crop(bgr: np.ndarray, box: np.ndarray, size: tuple[int, int], scale: float, square: bool) -> np.ndarray:
@@ -117,14 +121,38 @@ class CornerClassifier:
         """A crop read upright with at least this probability (a card, or "not an index") is settled and
         not read again turned; 1.0 turns every crop. At 0.9 the held-out designs read exactly as with
         every crop turned, about a quarter faster (docs/vision.md)."""
+        context = spec.suit_context
+        grow = context.scale / spec.crop_scale if context is not None else 1.0
+        self.wide_size = (round(self.height * grow), round(self.width * grow))
+        """The size of :meth:`in_context`'s wide crops: the index keeps the pixel size it has in the
+        ordinary crops, so the crop grows with ``suit_context.scale``."""
+        if context is not None and (graph_h is not None or graph_w is not None):
+            raise ModelError(
+                f"{path}: suit_context reads {self.wide_size[0]}x{self.wide_size[1]} crops, but the graph's"
+                f" input is fixed at {graph_h}x{graph_w}; export it with a free height and width"
+            )
+        if context is not None and spec.turned_class is not None:
+            raise ModelError(f"{path}: suit_context needs a classifier that reads every turn, not an upright-only one")
+        suits, cards = list(Suit), spec.cards()
+        self._suits = np.eye(len(suits))[[suits.index(card.suit) for card in cards]]
+        """``(cards, 4)``: which suit's share each card column counts towards (for :meth:`in_context`)."""
+        self._red = np.array([suit.is_red for suit in suits])
+        column = {card: i for i, card in enumerate(cards)}
+        twins = [column.get(Card(card.rank, _TWIN[card.suit]), -1) for card in cards]
+        self._twin = np.array(twins, np.intp)
+        """Each card column's twin: the same rank in the other suit of its colour (-1: not a class)."""
 
     def crops(self, bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The network input ``(n, C, H, W)`` float32 for each box ``(x1, y1, x2, y2)`` of ``bgr``."""
-        channels = 1 if self.spec.channels == "GRAY" else 3
-        out = np.empty((len(boxes), channels, self.height, self.width), dtype=np.float32)
+        size = (self.height, self.width)
         square = self.spec.crop_shape == "square"
-        for i, box in enumerate(boxes):
-            patch = crop(bgr, box, (self.height, self.width), self.spec.crop_scale, square)
+        return self._as_input([crop(bgr, box, size, self.spec.crop_scale, square) for box in boxes], size)
+
+    def _as_input(self, patches: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:
+        """BGR patches of ``size`` as the network's input: channel order, layout and scale of the manifest."""
+        channels = 1 if self.spec.channels == "GRAY" else 3
+        out = np.empty((len(patches), channels, *size), dtype=np.float32)
+        for i, patch in enumerate(patches):
             if self.spec.channels == "RGB":
                 out[i] = cv2.cvtColor(patch, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)
             elif self.spec.channels == "BGR":
@@ -133,6 +161,46 @@ class CornerClassifier:
                 out[i, 0] = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         if self.spec.scale == "0..1 float":
             out *= 1.0 / 255.0
+        return out
+
+    def in_context(self, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` (from :meth:`probabilities` of the crops at ``boxes``) with the suit of each crop
+        whose index reading is sure of rank and colour but not of the suit read again from a wider
+        crop (manifest ``suit_context``; unchanged without one).
+
+        The wide crop shows the index at the size the network knows and the card's big pips around
+        it. Its suit shares re-weigh, log-linearly by ``weight``, the two suits of the colour; each
+        suit's cards are scaled alike, so the ranks, the colour's share and "not an index" keep the
+        index reading's probabilities. A crop is read again only where one rank of one colour holds at
+        least ``settled`` of its probability and that colour's better suit less than ``settled`` of
+        the colour: a joker's lettering or a pip, read weakly as some card, gains no confidence.
+        """
+        context = self.spec.suit_context
+        cards = len(self._twin)
+        if context is None or not len(boxes):
+            return probs
+        card_probs = probs[:, :cards].astype(np.float64)
+        pairs = card_probs + np.where(self._twin >= 0, card_probs[:, np.maximum(self._twin, 0)], 0.0)
+        shares = card_probs @ self._suits
+        red = shares[:, self._red].sum(axis=1) > shares[:, ~self._red].sum(axis=1)
+        colour = np.where(red[:, None], self._red[None, :], ~self._red[None, :])
+        within = np.where(colour, shares, 0.0)
+        total = within.sum(axis=1)
+        sure_card = pairs.max(axis=1) >= context.settled
+        doubtful = np.flatnonzero(sure_card & (within.max(axis=1) < context.settled * total))
+        if not len(doubtful):
+            return probs
+        size, square = self.wide_size, self.spec.crop_shape == "square"
+        wide = self._as_input([crop(bgr, box, size, context.scale, square) for box in boxes[doubtful]], size)
+        stacked = np.concatenate([np.rot90(wide, k, axes=(2, 3)) for k in range(self.spec.rotations)])
+        reads = self._read(np.ascontiguousarray(stacked)).reshape(self.spec.rotations, len(doubtful), -1)
+        wide_shares = softmax(np.log(reads[:, :, :cards] + 1e-9).mean(axis=0)).astype(np.float64) @ self._suits
+        mine = within[doubtful]
+        weighed = np.where(colour[doubtful], mine * (wide_shares + 1e-9) ** context.weight, 0.0)
+        weighed *= (total[doubtful] / weighed.sum(axis=1))[:, None]
+        factor = np.where(mine > 0, weighed / np.maximum(mine, 1e-30), 1.0)
+        out = probs.copy()
+        out[doubtful, :cards] = (card_probs[doubtful] * (factor @ self._suits.T)).astype(np.float32)
         return out
 
     def probabilities(self, batch: np.ndarray) -> np.ndarray:

@@ -39,6 +39,25 @@ class DetectorSpec(BaseModel):
     classes: list[str] = Field(min_length=1)
 
 
+class SuitContext(BaseModel):
+    """Read each crop's suit again from a wider view (``ClassifierSpec.suit_context``).
+
+    The same classifier, fully convolutional, is shown a square ``scale`` times the index box's longer
+    side at a proportionally larger input, so the index keeps the pixel size it was trained at and the
+    card's big pips beside it come into view. Its suit reading re-weighs the suits of the colour the
+    index reading chose (never the colour, never the rank), by ``weight`` (log-linear), for the crops
+    whose index reading is not at least ``settled`` sure of its suit within that colour. Why: on the
+    real webcam photos clubs were read as spades from the small index pip alone, while the large pips
+    beside it are plainly clubs (docs/vision.md, "3 December, evening: the suit seen beside the index").
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    scale: float = Field(default=1.6, gt=1.0, le=4.0)
+    weight: float = Field(default=2.0, gt=0.0, le=10.0)
+    settled: float = Field(default=0.9, gt=0.5, le=1.0)
+
+
 class ClassifierSpec(BaseModel):
     """The crop classifier that names the card from one corner index (any rotation)."""
 
@@ -70,6 +89,9 @@ class ClassifierSpec(BaseModel):
     rotations: Literal[1, 2, 4] = 4
     """Read each crop at this many quarter turns and combine (geometric mean): an index is printed
     at every angle, and averaging the turns steadies a small network's reading."""
+    suit_context: SuitContext | None = None
+    """Read doubtful suits again with the big pips in view (:class:`SuitContext`); needs a graph whose
+    height and width are free. None: off."""
 
     @field_validator("input_size")
     @classmethod

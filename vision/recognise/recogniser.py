@@ -107,7 +107,10 @@ class OnnxRecogniser:
             # The last class says "no index here" (a pip, court art): such finds are dropped, and the
             # cards' probabilities stay as they are (already discounted by the doubt).
             real = probs[:, -1] < self.reject
-            boxes, probs = boxes[real], probs[real, :-1]
+            boxes, probs = boxes[real], probs[real]
+        probs = self.classifier.in_context(bgr, boxes, probs)
+        if self.manifest.classifier.reject_class is not None:
+            probs = probs[:, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]
         detections = []
         for box, row, best in zip(boxes, probs, order, strict=True):

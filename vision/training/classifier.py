@@ -456,7 +456,9 @@ def _running(bn: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def export_onnx(model: nn.Module, path: Path, size: int) -> None:
-    """Export with a dynamic batch axis (the runtime classifies all crops of a frame at once)."""
+    """Export with a dynamic batch axis (the runtime classifies all crops of a frame at once) and a
+    free height and width (the network is convolutional and pools globally), so that the runtime can
+    also read wider crops with the index at its trained size (manifest ``suit_context``)."""
     model.eval()
     dummy = torch.zeros(1, 3, size, size)
     torch.onnx.export(
@@ -465,7 +467,7 @@ def export_onnx(model: nn.Module, path: Path, size: int) -> None:
         str(path),
         input_names=["images"],
         output_names=["logits"],
-        dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
+        dynamic_axes={"images": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}},
         opset_version=17,
         dynamo=False,
     )
