@@ -17,6 +17,8 @@ from engine.cards import Card, Suit
 from vision.recognise.manifest import ClassifierSpec, ModelError
 from vision.recognise.session import open_session, static_dim
 
+_TURNS = {1: (), 2: (2,), 4: (1, 2, 3)}
+"""The quarter turns a crop is read at besides upright, by the manifest's ``rotations``."""
 _TWIN = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}
 """The other suit of each suit's colour."""
 
@@ -192,8 +194,9 @@ class CornerClassifier:
             return probs
         size, square = self.wide_size, self.spec.crop_shape == "square"
         wide = self._as_input([crop(bgr, box, size, context.scale, square) for box in boxes[doubtful]], size)
-        stacked = np.concatenate([np.rot90(wide, k, axes=(2, 3)) for k in range(self.spec.rotations)])
-        reads = self._read(np.ascontiguousarray(stacked)).reshape(self.spec.rotations, len(doubtful), -1)
+        turns = (0, *_TURNS[self.spec.rotations])
+        stacked = np.concatenate([np.rot90(wide, k, axes=(2, 3)) for k in turns])
+        reads = self._read(np.ascontiguousarray(stacked)).reshape(len(turns), len(doubtful), -1)
         wide_shares = softmax(np.log(reads[:, :, :cards] + 1e-9).mean(axis=0)).astype(np.float64) @ self._suits
         mine = within[doubtful]
         weighed = np.where(colour[doubtful], mine * (wide_shares + 1e-9) ** context.weight, 0.0)
@@ -227,7 +230,7 @@ class CornerClassifier:
         """The reading of :meth:`probabilities` before ``thin_ink``: upright, then the quarter turns."""
         if self.spec.turned_class is not None:
             return self._upright_turns(batch)
-        turns = {1: (), 2: (2,), 4: (1, 2, 3)}[self.spec.rotations]  # quarter turns besides upright
+        turns = _TURNS[self.spec.rotations]
         first = self._read(batch)
         if not turns or not len(batch) or self.height != self.width:
             return first

@@ -40,15 +40,17 @@ class DetectorSpec(BaseModel):
 
 
 class SuitContext(BaseModel):
-    """Read each crop's suit again from a wider view (``ClassifierSpec.suit_context``).
+    """Read a doubtful suit again from a wider view (``ClassifierSpec.suit_context``).
 
     The same classifier, fully convolutional, is shown a square ``scale`` times the index box's longer
     side at a proportionally larger input, so the index keeps the pixel size it was trained at and the
-    card's big pips beside it come into view. Its suit reading re-weighs the suits of the colour the
-    index reading chose (never the colour, never the rank), by ``weight`` (log-linear), for the crops
-    whose index reading is not at least ``settled`` sure of its suit within that colour. Why: on the
-    real webcam photos clubs were read as spades from the small index pip alone, while the large pips
-    beside it are plainly clubs (docs/vision.md, "3 December, evening: the suit seen beside the index").
+    card's big pips beside it come into view. Its suit reading re-weighs the two suits of the colour the
+    index reading chose (never the colour, never the rank), log-linearly by ``weight``, for the crops
+    where one rank of one colour holds at least ``settled`` of the index reading and its better suit
+    less than ``settled`` of that colour. Why: on the real webcam photos clubs were read as spades from
+    the small index pip alone, while the large pips beside it are plainly clubs. Off in the shipped
+    manifest: it confirmed more wrong cards on a held-out deck at the synthetic table (docs/vision.md,
+    "3 December, late afternoon: the suit seen beside the index").
     """
 
     model_config = ConfigDict(extra="ignore", frozen=True)
