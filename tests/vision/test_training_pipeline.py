@@ -20,8 +20,8 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
-    options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:240"]
-    options += ["--npm-decks"]
+    options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
+    options += ["--npm-decks", "--cls-scene-size", "448"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -34,7 +34,8 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert there.cls_arch == "residual"
-    assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 240.0))
+    assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
+    assert pipeline._cls_cfg(there).size == 448
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright
@@ -59,6 +60,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
     assert pipeline._args([]).ink_spread == 0.0 and pipeline._args([]).hide_pip == 0.0
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
+    assert (cfg.size, cfg.card_height) == (288, (70.0, 240.0))
     assert pipeline._train_designs(pipeline._args([])) == TRAIN_DESIGNS  # no court art behind an index
 
 
@@ -127,3 +129,22 @@ def test_a_scene_chance_outside_0_to_1_is_refused_by_name(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert option in err and "probability in 0..1" in err and "Traceback" not in err
+
+
+def test_larger_classifier_scenes_cache_their_crops_apart_and_must_hold_their_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--cls-scene-size`` cuts crops from larger scenes, kept apart from the shipped ones' cache; a
+    card taller than the scene, or a scene size out of range, is refused naming the option."""
+    big = pipeline._args(["--cls-scene-size", "448", "--cls-card-height", "100:420"])
+    assert pipeline._cls_cfg(big).size == 448 and pipeline._cls_cfg(big).card_height == (100.0, 420.0)
+    shipped = pipeline._args([])
+    assert pipeline._crops_cache(big, tmp_path, 10, 2, 2) != pipeline._crops_cache(shipped, tmp_path, 10, 2, 2)
+    for argv, named in (
+        (["--cls-card-height", "100:420"], "--cls-scene-size"),
+        (["--cls-scene-size", "1000"], "160-640"),
+        (["--cls-scene-size", "big"], "whole number"),
+    ):
+        with pytest.raises(SystemExit):
+            pipeline._args(argv)
+        assert named in capsys.readouterr().err

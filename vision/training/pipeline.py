@@ -47,6 +47,10 @@ REJECT_CLASS = "none"
 """The classifier's last class: the crop shows no corner index."""
 CLS_CARD_HEIGHT = (70.0, 240.0)
 """Card heights in the classifier's 288-px scenes (the shipped models'): indices of about 15-60 px."""
+CLS_SCENE_SIZE = 288
+"""Side of the classifier's scenes in pixels (the shipped models'). A larger scene with larger cards
+gives crops cut down from more pixels than the 48-px input, as a webcam's or a phone's are, where the
+288-px scenes mostly blow a small index up."""
 TURNED_CLASS = "turned"
 """An upright-only classifier's class before the last: an index, not standing upright (``--upright``)."""
 
@@ -128,8 +132,15 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "--cls-card-height",
         type=_height_range,
         default=CLS_CARD_HEIGHT,
-        help=f"range LO:HI of card heights in the classifier's 288-px scenes (default "
+        help=f"range LO:HI of card heights in the classifier's scenes, at most --cls-scene-size (default "
         f"{CLS_CARD_HEIGHT[0]:g}:{CLS_CARD_HEIGHT[1]:g}, the shipped models': indices of about 15-60 px)",
+    )
+    p.add_argument(
+        "--cls-scene-size",
+        type=_scene_size,
+        default=CLS_SCENE_SIZE,
+        help=f"side in pixels of the scenes cut into classifier crops, 160-640 (default {CLS_SCENE_SIZE}, "
+        "the shipped models')",
     )
     p.add_argument(
         "--npm-decks",
@@ -179,7 +190,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "(default: all but detector-export, which the detector stage does itself); "
         "classifier and detector may run as two processes at once once their data exists",
     )
-    return p.parse_args(argv)
+    a = p.parse_args(argv)
+    if a.cls_card_height[1] > a.cls_scene_size:
+        p.error(
+            f"--cls-card-height {a.cls_card_height[1]:g} is taller than the {a.cls_scene_size}-px scenes "
+            "(--cls-scene-size)"
+        )
+    return a
 
 
 def _range(text: str, what: str, least: float, most: float, example: str) -> tuple[float, float]:
@@ -199,8 +216,20 @@ def _margin_range(text: str) -> tuple[float, float]:
 
 
 def _height_range(text: str) -> tuple[float, float]:
-    """``LO:HI`` card heights in the classifier's 288-px scenes, 20 <= LO < HI <= 288."""
-    return _range(text, "card heights", 20, 288, "40:240")
+    """``LO:HI`` card heights in the classifier's scenes, 20 <= LO < HI <= 640 (and at most the scene's
+    side: checked in :func:`_args`)."""
+    return _range(text, "card heights", 20, 640, "40:240")
+
+
+def _scene_size(text: str) -> int:
+    """The classifier's scene side: an integer 160-640."""
+    try:
+        size = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"scene size must be a whole number of pixels, got {text!r}") from None
+    if not 160 <= size <= 640:
+        raise argparse.ArgumentTypeError(f"scene size must be 160-640 pixels, got {size}")
+    return size
 
 
 def _log(msg: str) -> None:
@@ -328,7 +357,7 @@ def _stage_classifier(
 
 
 def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
-    return replace(_det_cfg(a), size=288, card_height=a.cls_card_height, defocus_probability=a.defocus)
+    return replace(_det_cfg(a), size=a.cls_scene_size, card_height=a.cls_card_height, defocus_probability=a.defocus)
 
 
 def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> Path:
@@ -569,6 +598,7 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
     argv += ["--soften", str(a.soften), "--hide-pip", str(a.hide_pip)]
     argv += ["--cls-card-height", f"{a.cls_card_height[0]}:{a.cls_card_height[1]}"]
+    argv += ["--cls-scene-size", str(a.cls_scene_size)]
     argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
     if a.upright:
         argv.append("--upright")
