@@ -21,7 +21,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
-    options += ["--npm-decks", "--cls-scene-size", "448"]
+    options += ["--npm-decks", "--cls-scene-size", "448", "--area-faces"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -35,7 +35,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert there.cls_arch == "residual"
     assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
-    assert pipeline._cls_cfg(there).size == 448
+    assert pipeline._cls_cfg(there).size == 448 and pipeline._cls_cfg(there).area_faces
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright
@@ -60,7 +60,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
     assert pipeline._args([]).ink_spread == 0.0 and pipeline._args([]).hide_pip == 0.0
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
-    assert (cfg.size, cfg.card_height) == (288, (70.0, 240.0))
+    assert (cfg.size, cfg.card_height, cfg.area_faces) == (288, (70.0, 240.0), False)
     assert pipeline._train_designs(pipeline._args([])) == TRAIN_DESIGNS  # no court art behind an index
 
 
@@ -148,3 +148,11 @@ def test_larger_classifier_scenes_cache_their_crops_apart_and_must_hold_their_ca
         with pytest.raises(SystemExit):
             pipeline._args(argv)
         assert named in capsys.readouterr().err
+
+
+def test_area_faced_crops_are_cached_apart(tmp_path: Path) -> None:
+    """Crops cut from area-averaged faces are other crops: a run with ``--area-faces`` never reuses the
+    point-sampled ones, nor the reverse."""
+    area, shipped = pipeline._args(["--area-faces"]), pipeline._args([])
+    assert pipeline._cls_cfg(area).area_faces and not pipeline._cls_cfg(shipped).area_faces
+    assert pipeline._crops_cache(area, tmp_path, 10, 2, 2) != pipeline._crops_cache(shipped, tmp_path, 10, 2, 2)

@@ -72,6 +72,11 @@ class SceneConfig:
     as spades 71 times against 29 sharp). Off for the shipped models (``--defocus``, MODEL_CARD.md)."""
     defocus: tuple[float, float] = (0.003, 0.010)
     """Range of the defocus blur's sigma as a fraction of the card height."""
+    area_faces: bool = False
+    """Shrink each face by area averaging to about the size it is drawn at before the perspective warp,
+    as a camera's pixels average the light of a small card; the warp alone point-samples a 360-px face,
+    so a small card's strokes alias into stair steps that no camera shows. Draws no random numbers, so a
+    seed gives the same scene either way. Off for the shipped models (``--area-faces``, MODEL_CARD.md)."""
     joker_probability: float = 0.0
     """Chance that one of a scene's cards is a joker of its deck (when the deck has jokers): it has no
     index to label, and its corner lettering ("JOKER", a star) is where the real phone photos' false
@@ -278,6 +283,22 @@ def _photometric(rng: np.random.Generator, img: np.ndarray, cfg: SceneConfig, ca
     return img
 
 
+def _warp_face(face: np.ndarray, m: np.ndarray, size: int, drawn_height: float | None) -> np.ndarray:
+    """``face`` (BGRA) warped by ``m`` onto a ``size`` square canvas. With ``drawn_height`` (the card's
+    height in canvas pixels) a larger face is first shrunk by area averaging to that height, the warp then
+    resampling at about one to one, instead of point-sampling the full face."""
+    if drawn_height is not None and drawn_height < face.shape[0]:
+        k = drawn_height / face.shape[0]
+        small = cv2.resize(
+            face, (max(1, round(face.shape[1] * k)), max(1, round(face.shape[0] * k))), interpolation=cv2.INTER_AREA
+        )
+        # the small face's pixel (x, y) is the full face's (x / kx, y / ky)
+        kx, ky = small.shape[1] / face.shape[1], small.shape[0] / face.shape[0]
+        m = m @ np.diag([1 / kx, 1 / ky, 1.0])
+        face = small
+    return cv2.warpPerspective(face, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+
+
 def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = None) -> Scene:
     """Render one scene from ``seed`` using faces of ``designs`` (one design per scene, like a real deck)."""
     cfg = cfg or SceneConfig()
@@ -306,7 +327,7 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
             face, decoy_card = joker, i  # type: ignore[assignment]
         h_i = card_h * rng.uniform(0.95, 1.05)
         m = cam @ _card_matrix(face.shape, x, y, a, h_i)
-        warped = cv2.warpPerspective(face, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        warped = _warp_face(face, m, size, h_i if cfg.area_faces else None)
         alpha = warped[..., 3:4].astype(np.float32) / 255.0
         if rng.random() < 0.5:  # a soft drop shadow under the card
             sh = cv2.GaussianBlur(alpha[..., 0], (0, 0), max(1.0, card_h * 0.02))

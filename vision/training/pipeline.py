@@ -115,6 +115,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "webcam shows a small index (default 0: the shipped models)",
     )
     p.add_argument(
+        "--area-faces",
+        action="store_true",
+        help="shrink each card face by area averaging to its drawn size before the warp, as a camera averages "
+        "a small card's light (default: point-sampled by the warp, the shipped models')",
+    )
+    p.add_argument(
         "--hide-pip",
         type=probability,
         default=0.0,
@@ -287,6 +293,7 @@ def _det_cfg(a: argparse.Namespace) -> SceneConfig:
         card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320),
         stretch_probability=0.5,
         joker_probability=a.jokers,
+        area_faces=a.area_faces,
     )
 
 
@@ -370,9 +377,10 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
     npm = "-npm" if a.npm_decks else ""
+    area = "-area" if cfg.area_faces else ""
     low, high = a.cls_card_height
     height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
-    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{npm}{height}"
+    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{npm}{area}{height}"
     name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
@@ -606,6 +614,8 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
         argv.append("--bleeding-courts")
     if a.npm_decks:
         argv.append("--npm-decks")
+    if a.area_faces:
+        argv.append("--area-faces")
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
