@@ -2,7 +2,7 @@
 
   cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N] [--aspect search|W:H] [--by-size]
   cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
-  cardtable vision synth OUT [--count N] [--wide | --saved-square W:H]   (a synthetic held-out set)
+  cardtable vision synth OUT [--count N] [--wide | --saved-square W:H] [--area-faces]   (a synthetic held-out set)
   cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
 
 ``eval`` prints one JSON object: {"images", "cards", "recall", "precision", "subsets": {...},
@@ -129,6 +129,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="W:H",
         help="frames of this shape squashed into a square, as the real development photos were (e.g. 16:9)",
+    )
+    synth.add_argument(
+        "--area-faces",
+        action="store_true",
+        help="draw each card face shrunk by area averaging, as a camera sees a small card (default: the "
+        "training generator's point-sampled warp)",
     )
     train = sub.add_parser("train", help="generate synthetic data and train the models (train extra)")
     train.add_argument("train_args", nargs=argparse.REMAINDER, help="options for the training pipeline, after --")
@@ -285,7 +291,13 @@ def _synth(args: argparse.Namespace) -> int:
         return 2
     try:
         write_synthetic_set(
-            args.out, args.count, designs=designs, seed=args.seed, wide=args.wide, saved_square=args.saved_square
+            args.out,
+            args.count,
+            designs=designs,
+            seed=args.seed,
+            wide=args.wide,
+            saved_square=args.saved_square,
+            area_faces=args.area_faces,
         )
     except (RuntimeError, OSError, KeyError, ValueError) as exc:  # FaceError (no faces rendered) is a RuntimeError
         print(f"cardtable vision synth: {exc}", file=sys.stderr)

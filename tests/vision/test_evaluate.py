@@ -441,3 +441,24 @@ def test_size_edges_must_rise() -> None:
 
     with pytest.raises(ValueError, match="rising"):
         recall_by_index_size(Report(), edges=(16, 12))
+
+
+def test_synth_area_faces_draws_the_same_scenes_as_a_camera_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--area-faces`` draws these scenes' cards in the same boxes, only their faces averaged down."""
+    from vision.synth.faces import HELD_OUT, available_designs
+
+    designs = [d for d in HELD_OUT if d in available_designs()]
+    if not designs:
+        pytest.skip("no held-out design's faces are rendered or committed here")
+    sets = {}
+    for name, extra in (("plain", []), ("area", ["--area-faces"])):
+        out = tmp_path / name
+        assert main(["vision", "synth", str(out), "--count", "2", "--designs", designs[0], *extra]) == 0
+        sets[name] = json.loads((out / "index.json").read_text())
+    capsys.readouterr()
+    assert [e["cards"] for e in sets["plain"]] == [e["cards"] for e in sets["area"]]
+    plain, area = (cv2.imread(str(tmp_path / name / sets[name][0]["image"])) for name in ("plain", "area"))
+    assert plain is not None and area is not None
+    assert plain.shape == area.shape and not np.array_equal(plain, area)

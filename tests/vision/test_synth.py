@@ -231,8 +231,8 @@ def test_defocused_scenes_are_softer_with_the_same_cards_in_the_same_places():
 
 def test_area_faces_draw_a_small_card_as_a_camera_would_and_move_nothing():
     """A face shrunk by area averaging before the warp is drawn closer to what a camera records (the card
-    drawn four times larger and averaged down) than the point-sampled warp; the scene keeps its cards and
-    boxes, since the option draws no random numbers."""
+    drawn four times larger and averaged down) than the point-sampled warp; these scenes keep their cards
+    and boxes, since the option draws no random numbers."""
     from vision.synth.scenes import _warp_face
 
     face = load_face(DEMO, Card.from_text("8C"))

@@ -37,8 +37,12 @@ def write_synthetic_set(
     size: int = 640,
     wide: bool = False,
     saved_square: float | None = None,
+    area_faces: bool = False,
 ) -> Path:
-    """Render ``count`` labelled scenes into ``out`` (``images/`` and ``index.json``); returns ``out``."""
+    """Render ``count`` labelled scenes into ``out`` (``images/`` and ``index.json``); returns ``out``.
+
+    ``area_faces`` draws the faces as :attr:`~vision.synth.scenes.SceneConfig.area_faces` does; the same
+    seed lays the same cards in the same places either way."""
     from vision.synth.faces import HELD_OUT
     from vision.synth.scenes import SceneConfig, render_scene
 
@@ -49,7 +53,10 @@ def write_synthetic_set(
     default = SceneConfig()
     scale = scene_size / default.size
     cfg = replace(
-        default, size=scene_size, card_height=(default.card_height[0] * scale, default.card_height[1] * scale)
+        default,
+        size=scene_size,
+        card_height=(default.card_height[0] * scale, default.card_height[1] * scale),
+        area_faces=area_faces,
     )
     (out / "images").mkdir(parents=True, exist_ok=True)
     entries = []

@@ -76,7 +76,9 @@ class SceneConfig:
     """Shrink each face by area averaging to about the size it is drawn at before the perspective warp,
     as a camera's pixels average the light of a small card; the warp alone point-samples a 360-px face,
     so a small card's strokes alias into stair steps that no camera shows. Draws no random numbers, so a
-    seed gives the same scene either way. Off for the shipped models (``--area-faces``, MODEL_CARD.md)."""
+    seed lays the same cards in the same places either way (a corner right at ``min_visible`` may be
+    labelled in one and not the other: the card's edge is drawn a little differently). Off for the
+    shipped models (``--area-faces``, MODEL_CARD.md)."""
     joker_probability: float = 0.0
     """Chance that one of a scene's cards is a joker of its deck (when the deck has jokers): it has no
     index to label, and its corner lettering ("JOKER", a star) is where the real phone photos' false
