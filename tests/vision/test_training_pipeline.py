@@ -143,7 +143,7 @@ def test_larger_classifier_scenes_cache_their_crops_apart_and_must_hold_their_ca
     for argv, named in (
         (["--cls-card-height", "100:420"], "--cls-scene-size"),
         (["--cls-scene-size", "1000"], "160-640"),
-        (["--cls-scene-size", "big"], "whole number"),
+        (["--cls-scene-size", "big"], "160-640 whole pixels, not 'big'"),
     ):
         with pytest.raises(SystemExit):
             pipeline._args(argv)

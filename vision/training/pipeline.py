@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import Card
-from vision.argtypes import probability
+from vision.argtypes import in_range, probability
 from vision.synth.corners import is_measured, measure_design
 from vision.synth.drawn import is_drawn, with_bleeding_courts
 from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_design, render_jokers
@@ -227,15 +227,8 @@ def _height_range(text: str) -> tuple[float, float]:
     return _range(text, "card heights", 20, 640, "40:240")
 
 
-def _scene_size(text: str) -> int:
-    """The classifier's scene side: an integer 160-640."""
-    try:
-        size = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"scene size must be a whole number of pixels, got {text!r}") from None
-    if not 160 <= size <= 640:
-        raise argparse.ArgumentTypeError(f"scene size must be 160-640 pixels, got {size}")
-    return size
+_scene_size = in_range(int, 160, 640, "a scene side of 160-640 whole pixels")
+"""The classifier's scene side (``--cls-scene-size``)."""
 
 
 def _log(msg: str) -> None:
