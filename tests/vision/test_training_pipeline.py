@@ -156,3 +156,13 @@ def test_area_faced_crops_are_cached_apart(tmp_path: Path) -> None:
     area, shipped = pipeline._args(["--area-faces"]), pipeline._args([])
     assert pipeline._cls_cfg(area).area_faces and not pipeline._cls_cfg(shipped).area_faces
     assert pipeline._crops_cache(area, tmp_path, 10, 2, 2) != pipeline._crops_cache(shipped, tmp_path, 10, 2, 2)
+
+
+def test_the_detector_epochs_a_time_capped_run_reached_are_counted(tmp_path: Path) -> None:
+    """The time cap decides how many epochs the detector trains; ``metrics.json`` records how many it did,
+    read from ultralytics' one row an epoch (a run that never wrote one trained none)."""
+    header = "epoch,time,train/box_loss,train/cls_loss,train/dfl_loss,lr/pg0,lr/pg1,lr/pg2"
+    rows = [f"{i},{240.5 * i:.2f},2.1,1.2,1.0,0.001,0.001,0.001" for i in range(1, 17)]
+    (tmp_path / "results.csv").write_text("\n".join([header, *rows]) + "\n")
+    assert pipeline.detector_epochs(tmp_path) == 16
+    assert pipeline.detector_epochs(tmp_path / "never-ran") == 0
