@@ -117,6 +117,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     compare.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     tune = sub.add_parser("tune", help="recall/precision for a range of card-vote thresholds (synthetic sets)")
     _add_model_options(tune)
+    tune.add_argument(
+        "--aspect-rules",
+        action="store_true",
+        help="instead of the card vote, compare the ways the pixel-aspect search can pick each photo's reading "
+        "(every photo read once at every aspect)",
+    )
     synth = sub.add_parser("synth", help="render a synthetic held-out set (unseen designs) in the eval format")
     synth.add_argument("out", metavar="OUT", type=Path, help="folder to write images/ and index.json into")
     synth.add_argument("--count", type=_positive, default=300, help="images (default 300)")
@@ -267,6 +273,8 @@ def _tune(args: argparse.Namespace) -> int:
     if loaded is None:
         return 2
     dataset, recogniser = loaded
+    if args.aspect_rules:
+        return _tune_aspect_rules(args, dataset, recogniser)
     try:
         report = evaluate(_reader(args, recogniser), dataset, limit=args.limit, threads=args.threads)
     except DatasetError as exc:
@@ -279,6 +287,22 @@ def _tune(args: argparse.Namespace) -> int:
         for t in TUNE_THRESHOLDS
     ]
     print(json.dumps({"sweep": sweep(report, votes), "latency_ms": report.summary()["latency_ms"]}, indent=1))
+    return 0
+
+
+def _tune_aspect_rules(args: argparse.Namespace, dataset: Dataset, recogniser: OnnxRecogniser) -> int:
+    from vision.evaluation import DatasetError, compare_keeping_rules
+    from vision.recognise.aspect import FRAME_SHAPES, KEEP_RULES, AspectSearch
+
+    if args.aspect is not None:
+        print("cardtable vision tune: --aspect-rules reads every aspect; leave out --aspect", file=sys.stderr)
+        return 2
+    try:
+        rules = compare_keeping_rules(AspectSearch(recogniser, FRAME_SHAPES), dataset, KEEP_RULES, limit=args.limit)
+    except DatasetError as exc:
+        print(f"cardtable vision: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"aspect_rules": rules, "default": "confident"}, indent=1))
     return 0
 
 

@@ -13,7 +13,7 @@ from controller.cli import main
 from vision.evaluation import Dataset, Report, evaluate
 from vision.evaluation.synthetic import write_synthetic_set
 from vision.recognise import DEFAULT_MODEL_DIR, OnnxRecogniser
-from vision.recognise.aspect import AspectSearch, parse_aspect
+from vision.recognise.aspect import FRAME_SHAPES, KEEP_RULES, AspectSearch, parse_aspect
 from vision.synth.faces import available_designs
 
 DEMO = "orell"  # the committed held-out deck
@@ -101,3 +101,28 @@ def test_eval_reads_at_one_aspect_when_asked(squashed: Dataset, capsys: pytest.C
         readings[aspect] = json.loads(capsys.readouterr().out)
     assert readings["search"]["recall"] > readings["1"]["recall"]
     assert set(readings["1"]) == set(readings["search"])
+
+
+def test_tune_compares_the_keeping_rules_on_the_readings_eval_keeps(
+    squashed: Dataset, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tune --aspect-rules` scores every rule on one search; its default rule's row is what `eval` reads."""
+    assert main(["vision", "eval", str(squashed.root)]) == 0
+    searched = json.loads(capsys.readouterr().out)
+    assert main(["vision", "tune", str(squashed.root), "--aspect-rules"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    rules = result["aspect_rules"]
+    assert set(rules) == set(KEEP_RULES) and result["default"] == "confident"
+    assert (rules["confident"]["recall"], rules["confident"]["precision"]) == (
+        searched["recall"],
+        searched["precision"],
+    )
+    for row in rules.values():
+        assert sum(row["aspects"].values()) == len(squashed.samples)
+        assert set(row["aspects"]) <= {f"{a:.3g}" for a in FRAME_SHAPES}
+
+
+def test_tune_refuses_one_aspect_with_the_aspect_rules(squashed: Dataset, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "tune", str(squashed.root), "--aspect-rules", "--aspect", "16:9"]) == 2
+    err = capsys.readouterr().err
+    assert "--aspect-rules" in err and "Traceback" not in err

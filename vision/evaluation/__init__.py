@@ -9,7 +9,7 @@ folder format (:mod:`vision.evaluation.dataset`).
 from __future__ import annotations
 
 from vision.evaluation.dataset import Dataset, DatasetError, LabelledCorner, Sample
-from vision.evaluation.run import ImageResult, Report, evaluate, sweep
+from vision.evaluation.run import ImageResult, Report, compare_keeping_rules, evaluate, sweep
 from vision.evaluation.scoring import Tally
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Report",
     "Sample",
     "Tally",
+    "compare_keeping_rules",
     "evaluate",
     "sweep",
 ]

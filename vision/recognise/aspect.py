@@ -11,12 +11,14 @@ reads them as they are; this is for pictures of unknown origin, which ``cardtabl
 reading with the most *confident* corners (probability at least ``confident``), preferring the
 picture as it is on ties. A squashed index reads with low confidence at the wrong shape and high at
 the right one, so confident corners vote for the shape; counting them, rather than all corners,
-keeps a wrong stretch that conjures extra doubtful finds from winning.
+keeps a wrong stretch that conjures extra doubtful finds from winning. Other ways of scoring a
+reading (:data:`KEEP_RULES`) can be compared with ``cardtable vision tune --aspect-rules``; none read
+the synthetic or the real sets better on both recall and precision (docs/vision.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import cv2
@@ -24,11 +26,50 @@ import numpy as np
 
 from vision.detections import Detection, Recogniser, Region
 
-__all__ = ["FRAME_SHAPES", "AspectSearch", "parse_aspect", "stretched"]
+__all__ = [
+    "FRAME_SHAPES",
+    "KEEP_RULES",
+    "AspectSearch",
+    "KeepRule",
+    "confident_corners",
+    "keep",
+    "parse_aspect",
+    "stretched",
+]
 
 FRAME_SHAPES: tuple[float, ...] = (1.0, 16 / 9, 9 / 16, 4 / 3, 3 / 4)
 """Pixel aspects tried, as width stretch over height stretch: square first, then the frame shapes of
 webcams (16:9) and phones (4:3), each landscape and portrait, as if saved square."""
+
+
+KeepRule = Callable[[Sequence[Detection]], float]
+"""How much a reading is worth: the search keeps the reading that scores highest."""
+
+
+def confident_corners(level: float) -> KeepRule:
+    """Scores a reading by its corners read with probability ``level`` or more."""
+    return lambda found: float(sum(d.confidence >= level for d in found))
+
+
+KEEP_RULES: dict[str, KeepRule] = {
+    "confident": confident_corners(0.9),
+    "half-sure": confident_corners(0.5),
+    "sum": lambda found: float(sum(d.confidence for d in found)),
+    "squares": lambda found: float(sum(d.confidence**2 for d in found)),
+    "over-half": lambda found: float(sum(max(0.0, d.confidence - 0.5) for d in found)),
+}
+"""Ways of scoring one reading, by name: corners read with probability 0.9 or more (the search's own,
+``confident``) or 0.5 or more, the sum of the corners' probabilities, of their squares, or of what each
+has above one half. Compared on the same readings by ``cardtable vision tune --aspect-rules``."""
+
+
+def keep(readings: Sequence[tuple[float, list[Detection]]], rule: KeepRule) -> tuple[float, list[Detection]]:
+    """The ``(aspect, detections)`` of ``readings`` that ``rule`` scores highest, the earlier one (the
+    picture as it is comes first) on ties."""
+    if not readings:
+        raise ValueError("there is no reading to keep")
+    scores = [rule(found) for _aspect, found in readings]
+    return readings[max(range(len(readings)), key=lambda i: (scores[i], -i))]
 
 
 def parse_aspect(text: str) -> float:
@@ -86,19 +127,23 @@ class AspectSearch:
         self.aspects = tuple(aspects)
         self.confident = confident
 
-    def detect(
+    def readings(
         self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
-    ) -> list[Detection]:
-        best: list[Detection] = []
-        best_score = -1
+    ) -> list[tuple[float, list[Detection]]]:
+        """``image`` read at each aspect, in order: ``(aspect, detections)`` in the image's own pixels."""
+        out = []
         for aspect in self.aspects:
             wide, sx, sy = stretched(image, aspect)
             scaled = None if regions is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in regions]
             wanted = None if within is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in within]
             found = self.recogniser.detect(wide, scaled, within=wanted)
-            score = sum(d.confidence >= self.confident for d in found)
-            if score > best_score:  # strictly more: the earlier aspect (square first) wins ties
-                best, best_score = [_unscaled(d, sx, sy) for d in found], score
+            out.append((aspect, [_unscaled(d, sx, sy) for d in found]))
+        return out
+
+    def detect(
+        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+    ) -> list[Detection]:
+        _aspect, best = keep(self.readings(image, regions, within=within), confident_corners(self.confident))
         return best
 
     def __repr__(self) -> str:
