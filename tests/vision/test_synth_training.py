@@ -25,6 +25,26 @@ def test_quick_training_run_exports_both_models_and_a_manifest(tmp_path):
     assert manifest["seed"] == 1
 
 
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore")
+def test_area_faced_epochs_train_the_classifier_on_after_its_own(tmp_path):
+    """``--area-finish-epochs``: the classifier is trained on from its best epoch on crops of area-faced
+    cards, cut and cached beside the point-sampled ones, and the run's figures say so."""
+    argv = ["--quick", "--stages", "classifier", "--out", str(tmp_path), "--cls-minutes", "1", "--seed", "1"]
+    assert main([*argv, "--area-finish-epochs", "1", "--area-finish-minutes", "1"]) == 0
+    assert len(list(tmp_path.glob("crops-*-area.npz"))) == 1 and len(list(tmp_path.glob("crops-*.npz"))) == 2
+    part = json.loads((tmp_path / "part-classifier.json").read_text())
+    finish = part["area_finish"]
+    assert finish["epochs_planned"] == 1 and len(finish["epochs"]) == 1
+    assert set(finish["before"]) == {"val_acc", "heldout_acc"}
+    assert (tmp_path / "export" / "corner-classifier.onnx").stat().st_size > 0
+
+
+def test_a_negative_count_of_area_faced_epochs_is_refused_by_name(capsys):
+    assert main(["--area-finish-epochs", "-1"]) == 2
+    assert "--area-finish-epochs" in capsys.readouterr().err
+
+
 def test_unknown_stage_is_refused_by_name(capsys):
     assert main(["--stages", "faces,polish"]) == 2
     assert "polish" in capsys.readouterr().err

@@ -22,6 +22,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
     options += ["--npm-decks", "--cls-scene-size", "448", "--area-faces"]
+    options += ["--area-finish-epochs", "12", "--area-finish-minutes", "25", "--area-finish-lr", "0.002"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     pipeline._start_classifier_process(here, tmp_path)
@@ -36,6 +37,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert there.cls_arch == "residual"
     assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
     assert pipeline._cls_cfg(there).size == 448 and pipeline._cls_cfg(there).area_faces
+    assert (there.area_finish_epochs, there.area_finish_minutes, there.area_finish_lr) == (12, 25.0, 0.002)
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright

@@ -184,6 +184,19 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--cls-lr", type=float, default=5e-3, help="classifier peak learning rate (default 5e-3)")
     p.add_argument(
+        "--area-finish-epochs",
+        type=int,
+        default=0,
+        help="after the classifier's training, train it on for this many epochs on crops of area-faced cards "
+        "(--area-faces' scenes), as the webcam's clubs read best (docs/vision.md; default 0: the shipped models)",
+    )
+    p.add_argument(
+        "--area-finish-minutes", type=float, default=30.0, help="wall-time cap of that second pass (default 30)"
+    )
+    p.add_argument(
+        "--area-finish-lr", type=float, default=1e-3, help="peak learning rate of that second pass (default 1e-3)"
+    )
+    p.add_argument(
         "--torch-threads",
         type=int,
         default=0,
@@ -293,8 +306,94 @@ def _det_cfg(a: argparse.Namespace) -> SceneConfig:
 def _stage_classifier(
     a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int, epochs: int
 ) -> dict[str, object]:
-    # Indices 15-60 px tall, as on the table camera and in phone photos: smaller ones are mush when
-    # blown up to 48 px and only slow the classifier down (the detector still learns them).
+    x_tr, y_tr, t_tr, x_va, y_va, x_ho, y_ho, data_s = _classifier_crops(a, out, n_cls, n_val, n_held)
+
+    from .classifier import CropNet, evaluate, export_onnx, reject_rates, train_classifier
+
+    def train(
+        crops: tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray],
+        epochs: int,
+        minutes: float,
+        init: Path | None,
+        lr: float,
+    ) -> tuple[CropNet, list[dict[str, float]], float]:
+        x, y, turns, xv, yv = crops
+        t = time.monotonic()
+        log: list[dict[str, float]] = []
+        model = train_classifier(
+            x,
+            y,
+            (xv, yv),
+            epochs,
+            a.seed,
+            out,
+            minutes * 60,
+            log,
+            init,
+            lr,
+            turns=turns if a.upright else None,
+            ink_spread=a.ink_spread,
+            arch=a.cls_arch,
+            hide_pip=a.hide_pip,
+            pip_turns=turns,
+            soften=a.soften,
+        )
+        return model, log, time.monotonic() - t
+
+    _log("training the crop classifier")
+    model, cls_log, train_s = train((x_tr, y_tr, t_tr, x_va, y_va), epochs, a.cls_minutes, a.cls_init, a.cls_lr)
+    _log_time_cap("classifier", len(cls_log), epochs)
+    finish: dict[str, object] = {}
+    if a.area_finish_epochs > 0:
+        first = {"val_acc": evaluate(model, x_va, y_va), "heldout_acc": evaluate(model, x_ho, y_ho)}
+        _log(f"classifier before its area-faced epochs: {first}")
+        area = argparse.Namespace(**{**vars(a), "area_faces": True})
+        ax_tr, ay_tr, at_tr, ax_va, ay_va, _x_ho, _y_ho, area_data_s = _classifier_crops(
+            area, out, n_cls, n_val, n_held
+        )
+        best = out / "classifier-best.pt"  # the first pass's best epoch, which train_classifier keeps
+        _log(f"training the classifier on for {a.area_finish_epochs} epochs on area-faced crops")
+        model, finish_log, finish_s = train(
+            (ax_tr, ay_tr, at_tr, ax_va, ay_va), a.area_finish_epochs, a.area_finish_minutes, best, a.area_finish_lr
+        )
+        _log_time_cap("area-faced classifier epochs", len(finish_log), a.area_finish_epochs)
+        finish = {
+            "area_finish": {
+                "before": first,
+                "epochs": finish_log,
+                "epochs_planned": a.area_finish_epochs,
+                "data_s": area_data_s,
+                "train_s": finish_s,
+            }
+        }
+    cls_held = evaluate(model, x_ho, y_ho)
+    cls_val = evaluate(model, x_va, y_va)
+    rejects = reject_rates(model, x_ho, y_ho)
+    _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}, held-out rejects {rejects}")
+    export_onnx(model, out / "export" / "corner-classifier.onnx", CROP_SIZE)
+    return {
+        "val_acc": cls_val,
+        "heldout_acc": cls_held,
+        "heldout_crops": int((y_ho < NOT_INDEX).sum()),
+        "heldout_blank_crops": int((y_ho == NOT_INDEX).sum()),
+        "heldout_rejects": rejects,
+        "train_crops": len(x_tr),
+        "epochs": cls_log,
+        "epochs_planned": epochs,
+        "classifier_data_s": data_s,
+        "classifier_train_s": train_s,
+        **finish,
+    }
+
+
+def _classifier_crops(
+    a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """The classifier's train, val and held-out crops and labels (and the training crops' turns) for
+    ``a``'s scenes, cut once and then read from their cache; with the seconds it took.
+
+    Indices 15-60 px tall, as on the table camera and in phone photos: smaller ones are mush when blown
+    up to 48 px and only slow the classifier down (the detector still learns them)."""
     cls_cfg = _cls_cfg(a)
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
@@ -313,49 +412,7 @@ def _stage_classifier(
         np.savez(cache, x_tr=x_tr, y_tr=y_tr, t_tr=t_tr, x_va=x_va, y_va=y_va, x_ho=x_ho, y_ho=y_ho)
     data_s = time.monotonic() - t
     _log(f"crops: {len(x_tr)} train, {len(x_va)} val, {len(x_ho)} held-out in {data_s:.0f} s")
-
-    from .classifier import evaluate, export_onnx, reject_rates, train_classifier
-
-    _log("training the crop classifier")
-    t = time.monotonic()
-    cls_log: list[dict[str, float]] = []
-    model = train_classifier(
-        x_tr,
-        y_tr,
-        (x_va, y_va),
-        epochs,
-        a.seed,
-        out,
-        a.cls_minutes * 60,
-        cls_log,
-        a.cls_init,
-        a.cls_lr,
-        turns=t_tr if a.upright else None,
-        ink_spread=a.ink_spread,
-        arch=a.cls_arch,
-        hide_pip=a.hide_pip,
-        pip_turns=t_tr,
-        soften=a.soften,
-    )
-    train_s = time.monotonic() - t
-    cls_held = evaluate(model, x_ho, y_ho)
-    cls_val = evaluate(model, x_va, y_va)
-    rejects = reject_rates(model, x_ho, y_ho)
-    _log(f"classifier: val {cls_val:.4f}, held-out designs {cls_held:.4f}, held-out rejects {rejects}")
-    _log_time_cap("classifier", len(cls_log), epochs)
-    export_onnx(model, out / "export" / "corner-classifier.onnx", CROP_SIZE)
-    return {
-        "val_acc": cls_val,
-        "heldout_acc": cls_held,
-        "heldout_crops": int((y_ho < NOT_INDEX).sum()),
-        "heldout_blank_crops": int((y_ho == NOT_INDEX).sum()),
-        "heldout_rejects": rejects,
-        "train_crops": len(x_tr),
-        "epochs": cls_log,
-        "epochs_planned": epochs,
-        "classifier_data_s": data_s,
-        "classifier_train_s": train_s,
-    }
+    return x_tr, y_tr, t_tr, x_va, y_va, x_ho, y_ho, data_s
 
 
 def _cls_cfg(a: argparse.Namespace) -> SceneConfig:
@@ -531,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
+    if a.area_finish_epochs < 0 or a.area_finish_minutes <= 0:
+        print("--area-finish-epochs must be 0 or more and --area-finish-minutes more than 0", file=sys.stderr)
+        return 2
     if a.cls_init is not None and not a.cls_init.is_file():
         print(f"--cls-init: no such file: {a.cls_init}", file=sys.stderr)
         return 2
@@ -634,6 +694,9 @@ def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Po
         argv.append("--npm-decks")
     if a.area_faces:
         argv.append("--area-faces")
+    if a.area_finish_epochs:
+        argv += ["--area-finish-epochs", str(a.area_finish_epochs), "--area-finish-minutes", str(a.area_finish_minutes)]
+        argv += ["--area-finish-lr", str(a.area_finish_lr)]
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
