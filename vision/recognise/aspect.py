@@ -42,6 +42,9 @@ FRAME_SHAPES: tuple[float, ...] = (1.0, 16 / 9, 9 / 16, 4 / 3, 3 / 4)
 webcams (16:9) and phones (4:3), each landscape and portrait, as if saved square."""
 
 
+CONFIDENT = 0.9
+"""How sure a corner must be to count for the search's own rule: the classifier's "settled" level."""
+
 KeepRule = Callable[[Sequence[Detection]], float]
 """How much a reading is worth: the search keeps the reading that scores highest."""
 
@@ -52,7 +55,7 @@ def confident_corners(level: float) -> KeepRule:
 
 
 KEEP_RULES: dict[str, KeepRule] = {
-    "confident": confident_corners(0.9),
+    "confident": confident_corners(CONFIDENT),
     "half-sure": confident_corners(0.5),
     "sum": lambda found: float(sum(d.confidence for d in found)),
     "squares": lambda found: float(sum(d.confidence**2 for d in found)),
@@ -117,7 +120,7 @@ class AspectSearch:
     """
 
     def __init__(
-        self, recogniser: Recogniser, aspects: Sequence[float] = FRAME_SHAPES, *, confident: float = 0.9
+        self, recogniser: Recogniser, aspects: Sequence[float] = FRAME_SHAPES, *, confident: float = CONFIDENT
     ) -> None:
         if not aspects:
             raise ValueError("an aspect search needs at least one aspect")
