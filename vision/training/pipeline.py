@@ -390,10 +390,9 @@ def _classifier_crops(
     a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
     """The classifier's train, val and held-out crops and labels (and the training crops' turns) for
-    ``a``'s scenes, cut once and then read from their cache; with the seconds it took.
-
-    Indices 15-60 px tall, as on the table camera and in phone photos: smaller ones are mush when blown
-    up to 48 px and only slow the classifier down (the detector still learns them)."""
+    ``a``'s scenes, cut once and then read from their cache; with the seconds it took. The scenes'
+    cards are :data:`CLS_CARD_HEIGHT` tall by default: smaller indices are mush when blown up to 48 px
+    and only slow the classifier down (the detector still learns them)."""
     cls_cfg = _cls_cfg(a)
     _log(f"cutting classifier crops from {n_cls} scenes")
     t = time.monotonic()
