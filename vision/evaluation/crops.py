@@ -16,7 +16,7 @@ import numpy as np
 from engine.cards import Card
 from vision.evaluation.dataset import Dataset
 from vision.evaluation.run import read_image
-from vision.recognise.aspect import stretched
+from vision.recognise.aspect import CONFIDENT, stretched
 from vision.recognise.recogniser import OnnxRecogniser
 
 
@@ -58,7 +58,7 @@ def classify_labelled_boxes(
     dataset: Dataset,
     limit: int | None = None,
     aspects: Sequence[float] = (1.0,),
-    confident: float = 0.9,
+    confident: float = CONFIDENT,
 ) -> dict[str, object]:
     """The classifier's reading of every labelled box, overall and per subset (JSON-ready).
 
