@@ -25,7 +25,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options += ["--area-finish-epochs", "12", "--area-finish-minutes", "25", "--area-finish-lr", "0.002"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
-    pipeline._start_classifier_process(here, tmp_path)
+    pipeline._start_classifier_process(here, tmp_path, tmp_path / "detector-done")
 
     (argv,) = started
     assert argv[argv.index("--stages") + 1] == "classifier"
@@ -38,6 +38,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
     assert pipeline._cls_cfg(there).size == 448 and pipeline._cls_cfg(there).area_faces
     assert (there.area_finish_epochs, there.area_finish_minutes, there.area_finish_lr) == (12, 25.0, 0.002)
+    assert there.widen_after == tmp_path / "detector-done" and here.widen_after is None  # it takes the core after
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
         there.upright

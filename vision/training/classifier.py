@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -293,6 +294,7 @@ def train_classifier(
     hide_pip: float = 0.0,
     pip_turns: np.ndarray | None = None,
     soften: float = 0.0,
+    between_epochs: Callable[[], object] | None = None,
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
     :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
@@ -301,7 +303,9 @@ def train_classifier(
     whose ink is spread (:func:`_spread_ink`). ``arch`` picks the network (:class:`CropNet`). ``hide_pip``
     is the share of index crops whose suit pip is painted over (:func:`_hide_pips`, which needs each crop's
     turns to upright, ``pip_turns``); their suit is taught as either of their colour (:func:`suit_targets`).
-    ``soften`` is the share shown at a low resolution (:func:`_soften`).
+    ``soften`` is the share shown at a low resolution (:func:`_soften`). ``between_epochs`` is called
+    after each epoch (the pipeline hands the classifier a second core there once the detector is done,
+    :mod:`vision.training.cores`); each epoch's entry records the threads it ended on.
 
     The model and each batch are kept channels-last: the same network and data (only the order of the
     sums within a convolution may differ), and a tenth to a fifth faster a batch on this CPU, so a
@@ -368,6 +372,7 @@ def train_classifier(
             "val_acc": acc,
             "val_card_acc": evaluate(model, *val),
             "seconds": time.monotonic() - t0,
+            "threads": torch.get_num_threads(),
         }
         log.append(entry)
         print(f"classifier epoch {epoch + 1}/{epochs}: {entry}", flush=True)
@@ -377,6 +382,8 @@ def train_classifier(
         if time.monotonic() - start + 0.5 * entry["seconds"] > time_limit_s:
             print("classifier: time limit reached, stopping", flush=True)
             break
+        if between_epochs is not None:
+            between_epochs()
     model.load_state_dict(torch.load(out / "classifier-best.pt", weights_only=True))
     model.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
     model.eval()

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +35,7 @@ from vision.synth.drawn import is_drawn, with_bleeding_courts
 from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
+from .cores import ThreadsWhenAlone, file_exists
 from .dataset import ARCHITECTURES, CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
 
 __all__ = ["main"]
@@ -203,6 +205,14 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="torch threads (default: all cores; 1 when two stages share 2 cores)",
     )
     p.add_argument(
+        "--widen-after",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="train on every core once FILE exists (the pipeline writes it when the detector beside this "
+        "classifier process is done)",
+    )
+    p.add_argument(
         "--stages",
         default="",
         help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,quantize,finish "
@@ -337,8 +347,11 @@ def _stage_classifier(
             hide_pip=a.hide_pip,
             pip_turns=turns,
             soften=a.soften,
+            between_epochs=alone,
         )
         return model, log, time.monotonic() - t
+
+    alone = ThreadsWhenAlone(file_exists(a.widen_after), "classifier") if a.widen_after is not None else None
 
     _log("training the crop classifier")
     model, cls_log, train_s = train((x_tr, y_tr, t_tr, x_va, y_va), epochs, a.cls_minutes, a.cls_init, a.cls_lr)
@@ -458,7 +471,11 @@ def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_
     return metrics
 
 
-def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, float]:
+def _stage_detector(
+    a: argparse.Namespace, out: Path, epochs: int, classifier_done: Callable[[], bool] | None = None
+) -> dict[str, float]:
+    """Train the detector here; with ``classifier_done`` (the classifier training in another process),
+    the detector takes every core from the epoch after that process ends (:mod:`vision.training.cores`)."""
     from ultralytics import YOLO  # type: ignore[attr-defined]
 
     data_yaml = out / "det" / "data.yaml"
@@ -466,6 +483,8 @@ def _stage_detector(a: argparse.Namespace, out: Path, epochs: int) -> dict[str, 
     t = time.monotonic()
     # --det-init continues from a checkpoint of our own earlier run (never downloaded weights)
     det = YOLO(str(a.det_init or DETECTOR_YAML), task="detect")
+    if classifier_done is not None:
+        det.add_callback("on_train_epoch_start", ThreadsWhenAlone(classifier_done, "detector"))
     det.train(
         data=str(data_yaml),
         epochs=epochs,
@@ -629,12 +648,16 @@ def main(argv: list[str] | None = None) -> int:
     if "detector-data" in stages:
         _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
     both = "classifier" in stages and "detector" in stages and not a.sequential
-    side = _start_classifier_process(a, out) if both else None
+    detector_done = out / "detector-done"
+    detector_done.unlink(missing_ok=True)  # (left by an earlier run in this folder)
+    side = _start_classifier_process(a, out, detector_done) if both else None
     if "classifier" in stages and side is None:
         _save_part(out, "classifier", _stage_classifier(a, out, n_cls, n_val, n_held, cls_epochs))
     try:
         if "detector" in stages:
-            _save_part(out, "detector", _stage_detector(a, out, det_epochs))
+            classifier_done = None if side is None else (lambda: side.poll() is not None)
+            _save_part(out, "detector", _stage_detector(a, out, det_epochs, classifier_done))
+            detector_done.touch()  # the classifier process takes the detector's core from its next epoch
     except BaseException:
         if side is not None:  # never leave the classifier training on alone
             side.kill()
@@ -671,13 +694,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _start_classifier_process(a: argparse.Namespace, out: Path) -> subprocess.Popen[bytes]:
+def _start_classifier_process(
+    a: argparse.Namespace, out: Path, detector_done: Path | None = None
+) -> subprocess.Popen[bytes]:
     """Train the classifier in a second process on one thread while the detector trains here.
 
     The two stages share nothing but the 2 cores; run one after the other, the classifier would
-    take its whole budget out of the detector's.
+    take its whole budget out of the detector's. The classifier takes every core once
+    ``detector_done`` exists (:mod:`vision.training.cores`).
     """
     argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
+    if detector_done is not None:
+        argv += ["--widen-after", str(detector_done)]
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
     argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
