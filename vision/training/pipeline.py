@@ -320,6 +320,9 @@ def _stage_classifier(
 
     from .classifier import CropNet, evaluate, export_onnx, reject_rates, train_classifier
 
+    # the detector beside this process hands on its core when it is done (vision/training/cores.py)
+    alone = ThreadsWhenAlone(file_exists(a.widen_after), "classifier") if a.widen_after is not None else None
+
     def train(
         crops: tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray],
         epochs: int,
@@ -350,8 +353,6 @@ def _stage_classifier(
             between_epochs=alone,
         )
         return model, log, time.monotonic() - t
-
-    alone = ThreadsWhenAlone(file_exists(a.widen_after), "classifier") if a.widen_after is not None else None
 
     _log("training the crop classifier")
     model, cls_log, train_s = train((x_tr, y_tr, t_tr, x_va, y_va), epochs, a.cls_minutes, a.cls_init, a.cls_lr)
