@@ -12,7 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vision.training.classifier import train_classifier  # noqa: E402
-from vision.training.cores import ThreadsWhenAlone, file_exists  # noqa: E402
+from vision.training.cores import ThreadsWhenAlone  # noqa: E402
 from vision.training.dataset import NOT_INDEX  # noqa: E402
 
 
@@ -28,7 +28,7 @@ def test_a_stage_takes_every_core_only_once_the_other_is_done(
     tmp_path: Path, one_thread: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     done = tmp_path / "detector-done"
-    widen = ThreadsWhenAlone(file_exists(done), "classifier", cores=2)
+    widen = ThreadsWhenAlone(done.exists, "classifier", cores=2)
     widen()
     assert torch.get_num_threads() == 1  # the detector still trains on the other core
     done.touch()
@@ -46,7 +46,7 @@ def test_the_classifier_trains_on_with_the_freed_core_from_its_next_epoch(tmp_pa
     crops = rng.integers(0, 255, (32, 48, 48, 3), dtype=np.uint8)
     labels = np.array([0] * 16 + [NOT_INDEX] * 16, np.int64)
     done = tmp_path / "detector-done"
-    widen = ThreadsWhenAlone(file_exists(done), "classifier", cores=2)
+    widen = ThreadsWhenAlone(done.exists, "classifier", cores=2)
 
     def detector_ends_after_the_first_epoch() -> None:
         done.touch()

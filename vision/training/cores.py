@@ -16,10 +16,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-__all__ = ["ThreadsWhenAlone", "file_exists"]
+__all__ = ["ThreadsWhenAlone"]
 
 
 class ThreadsWhenAlone:
@@ -43,8 +42,3 @@ class ThreadsWhenAlone:
         torch.set_num_threads(self.cores)
         stamp = datetime.now(UTC).strftime("%H:%M:%S")
         print(f"[{stamp}] {self.stage}: training alone now, on {self.cores} threads", flush=True)
-
-
-def file_exists(path: Path) -> Callable[[], bool]:
-    """``alone`` for a stage in another process: the pipeline writes ``path`` when the other stage ends."""
-    return path.exists

@@ -35,7 +35,7 @@ from vision.synth.drawn import is_drawn, with_bleeding_courts
 from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_design, render_jokers
 from vision.synth.scenes import SceneConfig
 
-from .cores import ThreadsWhenAlone, file_exists
+from .cores import ThreadsWhenAlone
 from .dataset import ARCHITECTURES, CROP_SIZE, MARGIN, NOT_INDEX, make_crops, write_yolo_split
 
 __all__ = ["main"]
@@ -321,7 +321,7 @@ def _stage_classifier(
     from .classifier import CropNet, evaluate, export_onnx, reject_rates, train_classifier
 
     # the detector beside this process hands on its core when it is done (vision/training/cores.py)
-    alone = ThreadsWhenAlone(file_exists(a.widen_after), "classifier") if a.widen_after is not None else None
+    alone = ThreadsWhenAlone(a.widen_after.exists, "classifier") if a.widen_after is not None else None
 
     def train(
         crops: tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray],
@@ -649,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
     if "detector-data" in stages:
         _save_part(out, "detector-data", _stage_detector_data(a, out, n_det, n_val, n_held))
     both = "classifier" in stages and "detector" in stages and not a.sequential
-    detector_done = out / "detector-done"
+    detector_done = out / "detector-done"  # the classifier process takes the detector's core once it exists
     detector_done.unlink(missing_ok=True)  # (left by an earlier run in this folder)
     side = _start_classifier_process(a, out, detector_done) if both else None
     if "classifier" in stages and side is None:
@@ -658,7 +658,8 @@ def main(argv: list[str] | None = None) -> int:
         if "detector" in stages:
             classifier_done = None if side is None else (lambda: side.poll() is not None)
             _save_part(out, "detector", _stage_detector(a, out, det_epochs, classifier_done))
-            detector_done.touch()  # the classifier process takes the detector's core from its next epoch
+            if side is not None:
+                detector_done.touch()
     except BaseException:
         if side is not None:  # never leave the classifier training on alone
             side.kill()
