@@ -582,8 +582,8 @@ class CardTracker:
         x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
         shift = np.array([[1.0, 0, -x1], [0, 1.0, -y1], [0, 0, 1]])
         top = cv2.warpPerspective(
-            image, shift @ self.calibration.homography, (round(x2 - x1), round(y2 - y1)), flags=cv2.INTER_AREA
-        )
+            image, shift @ self.calibration.homography, (round(x2 - x1), round(y2 - y1)), flags=cv2.INTER_LINEAR
+        )  # (OpenCV's warps have no area average: INTER_AREA is taken as bilinear)
         return top, np.array([x1, y1])
 
     # ----- the update ------------------------------------------------------------------------

@@ -239,7 +239,7 @@ class TableRenderer:
             mat,
             self.table_to_image @ mat_to_table,
             (w, h),
-            flags=cv2.INTER_AREA,
+            flags=cv2.INTER_LINEAR,  # OpenCV's warps have no area average (INTER_AREA is taken as this)
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=TABLE_BGR,
         )

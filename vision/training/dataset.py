@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.recognise.classifier import crop
 from vision.synth.scenes import Scene, SceneConfig, render_scene
 
 __all__ = [
@@ -49,7 +50,7 @@ def crop_label(
     margin: tuple[float, float] = MARGIN,
 ) -> np.ndarray:
     """A square ``size`` x ``size`` BGR crop around ``box``; with ``rng``, a random margin in ``margin``
-    (see :data:`MARGIN`) and shift."""
+    (see :data:`MARGIN`) and shift. The cut is the runtime's own (:func:`vision.recognise.classifier.crop`)."""
     x1, y1, x2, y2 = box
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1)
@@ -60,11 +61,7 @@ def crop_label(
     else:
         side *= 1.15
     half = side / 2
-    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half]], dtype=np.float32)
-    dst = np.array([[0, 0], [size, 0], [size, size]], dtype=np.float32)
-    m = cv2.getAffineTransform(src, dst)
-    interp = cv2.INTER_AREA if side > size else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return crop(image, np.array([cx - half, cy - half, cx + half, cy + half]), (size, size), 1.0, square=True)
 
 
 def _scene(args: tuple[int, tuple[str, ...], SceneConfig]) -> Scene:
