@@ -23,8 +23,10 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
     options += ["--npm-decks", "--cls-scene-size", "448", "--area-faces"]
     options += ["--area-finish-epochs", "12", "--area-finish-minutes", "25", "--area-finish-lr", "0.002"]
+    options += ["--budget-minutes", "80"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
+    here.deadline = 1_700_000_123.25  # main() sets it from the command's start
     pipeline._start_classifier_process(here, tmp_path, tmp_path / "detector-done")
 
     (argv,) = started
@@ -38,6 +40,8 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
     assert pipeline._cls_cfg(there).size == 448 and pipeline._cls_cfg(there).area_faces
     assert (there.area_finish_epochs, there.area_finish_minutes, there.area_finish_lr) == (12, 25.0, 0.002)
+    # its area-faced pass ends within the command's budget, not its own
+    assert (there.deadline, there.budget_minutes) == (here.deadline, 80.0)
     assert there.widen_after == tmp_path / "detector-done" and here.widen_after is None  # it takes the core after
     assert pipeline._train_designs(there) == pipeline._train_designs(here) != TRAIN_DESIGNS
     assert (
@@ -169,3 +173,17 @@ def test_the_detector_epochs_a_time_capped_run_reached_are_counted(tmp_path: Pat
     (tmp_path / "results.csv").write_text("\n".join([header, *rows]) + "\n")
     assert pipeline.detector_epochs(tmp_path) == 16
     assert pipeline.detector_epochs(tmp_path / "never-ran") == 0
+
+
+def test_the_area_faced_pass_gets_what_is_left_of_the_budget() -> None:
+    """On a slow machine the area-faced pass starts late: it is cut to end within the command's budget,
+    less the minutes kept for the 8-bit classifier and the manifest, and skipped when none are left."""
+    a = pipeline._args(["--area-finish-epochs", "12", "--area-finish-minutes", "30", "--budget-minutes", "88"])
+    start = 1_700_000_000.0
+    a.deadline = start + 88 * 60
+    reserve = pipeline.AREA_FINISH_RESERVE_MIN
+    assert pipeline.area_finish_minutes(a, start + 40 * 60) == 30.0  # a fast machine: its own cap
+    assert pipeline.area_finish_minutes(a, start + 70 * 60) == pytest.approx(18.0 - reserve)
+    assert pipeline.area_finish_minutes(a, start + 87 * 60) == 0.0
+    a.deadline = None  # not set: main() sets it from the command's start
+    assert pipeline.area_finish_minutes(a, start + 87 * 60) == 30.0

@@ -199,6 +199,15 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "--area-finish-lr", type=float, default=1e-3, help="peak learning rate of that second pass (default 1e-3)"
     )
     p.add_argument(
+        "--budget-minutes",
+        type=float,
+        default=88.0,
+        help="the whole command's wall time: the area-faced pass stops in time for the 8-bit classifier and the "
+        "manifest to be written within it (default 88, inside the 90 minutes the training is given)",
+    )
+    # the Unix time the command's budget ends, handed to its classifier process
+    p.add_argument("--deadline", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument(
         "--torch-threads",
         type=int,
         default=0,
@@ -366,16 +375,23 @@ def _stage_classifier(
             area, out, n_cls, n_val, n_held
         )
         best = out / "classifier-best.pt"  # the first pass's best epoch, which train_classifier keeps
-        _log(f"training the classifier on for {a.area_finish_epochs} epochs on area-faced crops")
-        model, finish_log, finish_s = train(
-            (ax_tr, ay_tr, at_tr, ax_va, ay_va), a.area_finish_epochs, a.area_finish_minutes, best, a.area_finish_lr
-        )
-        _log_time_cap("area-faced classifier epochs", len(finish_log), a.area_finish_epochs)
+        minutes = area_finish_minutes(a, time.time())
+        finish_log: list[dict[str, float]] = []
+        finish_s = 0.0
+        if minutes > 0:
+            _log(f"training the classifier on for {a.area_finish_epochs} epochs on area-faced crops, {minutes:.1f} min")
+            model, finish_log, finish_s = train(
+                (ax_tr, ay_tr, at_tr, ax_va, ay_va), a.area_finish_epochs, minutes, best, a.area_finish_lr
+            )
+            _log_time_cap("area-faced classifier epochs", len(finish_log), a.area_finish_epochs)
+        else:
+            _log(f"no time left in the {a.budget_minutes:g}-minute budget for the area-faced epochs; skipped")
         finish = {
             "area_finish": {
                 "before": first,
                 "epochs": finish_log,
                 "epochs_planned": a.area_finish_epochs,
+                "minutes": minutes,
                 "data_s": area_data_s,
                 "train_s": finish_s,
             }
@@ -398,6 +414,25 @@ def _stage_classifier(
         "classifier_train_s": train_s,
         **finish,
     }
+
+
+AREA_FINISH_RESERVE_MIN = 2.0
+"""Minutes the command's budget keeps back after the area-faced pass: its last epoch may run half an
+epoch past its cap (:func:`vision.training.classifier.train_classifier` stops by the epoch), then the
+8-bit classifier is calibrated and the manifest written."""
+
+
+def area_finish_minutes(a: argparse.Namespace, now: float) -> float:
+    """The area-faced pass's wall-time cap at Unix time ``now``: ``--area-finish-minutes``, cut to what
+    the command's budget has left (0: none left).
+
+    The pass comes last, after the classifier's own capped epochs and the cutting of its crops, so it
+    is the stage that a slow machine pushes past the budget; once the detector is done it trains on
+    both cores (:mod:`vision.training.cores`), so where it starts decides how many epochs it gets."""
+    if a.deadline is None:
+        return float(a.area_finish_minutes)
+    left = (float(a.deadline) - now) / 60 - AREA_FINISH_RESERVE_MIN
+    return max(0.0, min(float(a.area_finish_minutes), left))
 
 
 def _classifier_crops(
@@ -607,8 +642,11 @@ def main(argv: list[str] | None = None) -> int:
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
-    if a.area_finish_epochs < 0 or a.area_finish_minutes <= 0:
-        print("--area-finish-epochs must be 0 or more and --area-finish-minutes more than 0", file=sys.stderr)
+    if a.area_finish_epochs < 0 or a.area_finish_minutes <= 0 or a.budget_minutes <= 0:
+        print(
+            "--area-finish-epochs must be 0 or more, --area-finish-minutes and --budget-minutes more than 0",
+            file=sys.stderr,
+        )
         return 2
     if a.cls_init is not None and not a.cls_init.is_file():
         print(f"--cls-init: no such file: {a.cls_init}", file=sys.stderr)
@@ -621,6 +659,8 @@ def main(argv: list[str] | None = None) -> int:
     out = a.out.resolve()
     (out / "export").mkdir(parents=True, exist_ok=True)
     t_start = time.monotonic()
+    if a.deadline is None:  # the command's own start; a classifier process it starts is given the same
+        a.deadline = time.time() + a.budget_minutes * 60
     try:
         import torch
 
@@ -726,6 +766,9 @@ def _start_classifier_process(
     if a.area_finish_epochs:
         argv += ["--area-finish-epochs", str(a.area_finish_epochs), "--area-finish-minutes", str(a.area_finish_minutes)]
         argv += ["--area-finish-lr", str(a.area_finish_lr)]
+        argv += ["--budget-minutes", str(a.budget_minutes)]
+        if a.deadline is not None:
+            argv += ["--deadline", repr(a.deadline)]
     if a.quick:
         argv.append("--quick")
     if a.cls_epochs:
