@@ -370,14 +370,16 @@ def _stage_classifier(
     if a.area_finish_epochs > 0:
         first = {"val_acc": evaluate(model, x_va, y_va), "heldout_acc": evaluate(model, x_ho, y_ho)}
         _log(f"classifier before its area-faced epochs: {first}")
-        area = argparse.Namespace(**{**vars(a), "area_faces": True})
-        ax_tr, ay_tr, at_tr, ax_va, ay_va, _x_ho, _y_ho, area_data_s = _classifier_crops(
-            area, out, n_cls, n_val, n_held
-        )
-        best = out / "classifier-best.pt"  # the first pass's best epoch, which train_classifier keeps
-        minutes = area_finish_minutes(a, time.time())
         finish_log: list[dict[str, float]] = []
-        finish_s = 0.0
+        finish_s = area_data_s = 0.0
+        minutes = area_finish_minutes(a, time.time())
+        if minutes > 0:  # (cutting the area-faced crops takes minutes: none are cut when the budget is spent)
+            area = argparse.Namespace(**{**vars(a), "area_faces": True})
+            ax_tr, ay_tr, at_tr, ax_va, ay_va, _x_ho, _y_ho, area_data_s = _classifier_crops(
+                area, out, n_cls, n_val, n_held
+            )
+            minutes = area_finish_minutes(a, time.time())
+        best = out / "classifier-best.pt"  # the first pass's best epoch, which train_classifier keeps
         if minutes > 0:
             _log(f"training the classifier on for {a.area_finish_epochs} epochs on area-faced crops, {minutes:.1f} min")
             model, finish_log, finish_s = train(
