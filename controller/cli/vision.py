@@ -40,6 +40,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
 def _pixel_aspect(text: str) -> float:
     """One pixel aspect such as ``16:9`` or ``1``."""
     from vision.recognise.aspect import parse_aspect
@@ -90,6 +100,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--every-reading",
         action="store_true",
         help="count every reading on its own, also a second box of the same index (as before 2 December)",
+    )
+    ev.add_argument(
+        "--decks",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="copies of each card in a photo (default 1: a card shows at most two indices, and two side by side "
+        "are two cards); 0 lets any card be read any number of times (as before 4 December)",
     )
     ev.add_argument(
         "--labelled-boxes",
@@ -223,6 +241,7 @@ def _eval(args: argparse.Namespace) -> int:
         top_only=args.top_only or DEFAULT_VOTE.top_only,
         min_probability=DEFAULT_VOTE.min_probability,
         same_place=None if args.every_reading else DEFAULT_VOTE.same_place,
+        decks=DEFAULT_VOTE.decks if args.decks is None else (args.decks or None),
     )
     try:
         report = evaluate(
@@ -280,9 +299,10 @@ def _tune(args: argparse.Namespace) -> int:
     except DatasetError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)
         return 2
+    places = ((DEFAULT_VOTE.same_place, DEFAULT_VOTE.decks), (DEFAULT_VOTE.same_place, None), (None, None))
     votes = [
-        CardVote(threshold=t, top_only=top, same_place=place)
-        for place in (DEFAULT_VOTE.same_place, None)
+        CardVote(threshold=t, top_only=top, same_place=place, decks=decks)
+        for place, decks in places
         for top in (False, True)
         for t in TUNE_THRESHOLDS
     ]

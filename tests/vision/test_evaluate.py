@@ -237,6 +237,7 @@ def test_tune_lists_recall_and_precision_per_threshold(
     rows = json.loads(capsys.readouterr().out)["sweep"]
     assert {row["top_only"] for row in rows} == {False, True}
     assert {row["same_place"] for row in rows} == {0.5, None}
+    assert {(row["same_place"], row["decks"]) for row in rows} == {(0.5, 1), (0.5, None), (None, None)}
     assert all(0.0 <= row["recall"] <= 1.0 and 0.0 <= row["precision"] <= 1.0 for row in rows)
 
 
@@ -462,3 +463,14 @@ def test_synth_area_faces_draws_the_same_scenes_as_a_camera_would(
     plain, area = (cv2.imread(str(tmp_path / name / sets[name][0]["image"])) for name in ("plain", "area"))
     assert plain is not None and area is not None
     assert plain.shape == area.shape and not np.array_equal(plain, area)
+
+
+def test_decks_zero_reads_without_the_deck_rule_and_a_negative_count_is_refused(
+    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = _eval(capsys, str(dataset), "--models", str(models), "--decks", "0")
+    assert status == 0 and json.loads(out)["cards"] == 4
+    with pytest.raises(SystemExit) as exit_:
+        main(["vision", "eval", str(dataset), "--models", str(models), "--decks", "-1"])
+    assert exit_.value.code == 2
+    assert "--decks: expected 0 or more, not -1" in capsys.readouterr().err

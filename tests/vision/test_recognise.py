@@ -262,6 +262,40 @@ def test_same_place_outside_its_range_is_refused() -> None:
         CardVote(same_place=0.0)
 
 
+def test_a_card_shows_at_most_two_indices_so_the_weaker_readings_name_their_next_card() -> None:
+    # A QS's two corners read sure, and two more places read QS, hesitating towards QC: the webcam's clubs.
+    readings = [
+        _reading("QS", ("QC", 0.04), p=0.95),
+        _reading("QS", ("QC", 0.05), p=0.9, at=(200, 300)),
+        _reading("QS", ("QC", 0.2), p=0.6, at=(400, 0)),
+        _reading("QS", ("QC", 0.25), p=0.55, at=(600, 300)),
+    ]
+    assert cards_in_image(readings) == {Card.from_text("QS"), Card.from_text("QC")}
+    assert cards_in_image(readings, CardVote(decks=None)) == {Card.from_text("QS")}
+    assert cards_in_image(readings, CardVote(decks=2)) == {Card.from_text("QS")}  # two decks: four QS corners
+
+
+def test_one_card_read_in_two_places_side_by_side_is_two_cards() -> None:
+    row = [_reading("8S", p=0.9), _reading("8S", ("8C", 0.3), p=0.6, at=(12, 0))]  # a fanned row, 12 px apart
+    assert cards_in_image(row) == {Card.from_text("8S"), Card.from_text("8C")}
+    assert cards_in_image(row, CardVote(decks=2)) == {Card.from_text("8S")}  # two copies can lie side by side
+    corners = [_reading("8S", p=0.9), _reading("8S", ("8C", 0.3), p=0.6, at=(90, 120))]  # one card's two corners
+    assert cards_in_image(corners) == {Card.from_text("8S")}
+
+
+def test_a_place_with_every_candidate_ruled_out_names_nothing() -> None:
+    readings = [_reading("2H", p=0.9), _reading("2H", p=0.8, at=(300, 300)), _reading("2H", p=0.7, at=(600, 0))]
+    vote = CardVote()
+    assert [str(d.card) for d in vote.within_deck(vote.witnesses(readings))] == ["2H", "2H"]
+
+
+def test_decks_and_apart_outside_their_range_are_refused() -> None:
+    with pytest.raises(ValueError, match="decks"):
+        CardVote(decks=0)
+    with pytest.raises(ValueError, match="apart"):
+        CardVote(apart=0.0)
+
+
 def test_second_candidates_count_unless_top_only() -> None:
     readings = [_reading("6S", ("8S", 0.45), p=0.5), _reading("8S", ("6S", 0.3), p=0.55, at=(200, 300))]
     assert cards_in_image(readings, CardVote(threshold=0.6)) == {Card.from_text("6S"), Card.from_text("8S")}

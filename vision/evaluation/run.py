@@ -129,6 +129,7 @@ def sweep(report: Report, votes: Iterable[CardVote]) -> list[dict[str, object]]:
                 "threshold": vote.threshold,
                 "top_only": vote.top_only,
                 "same_place": vote.same_place,
+                "decks": vote.decks,
                 **total.summary(),
                 "subsets": {name: subsets[name].summary() for name in sorted(subsets)},
             }

@@ -13,14 +13,25 @@ both crops alike, right or wrong. So readings whose boxes overlap by ``same_plac
 box are one place, and only the most confident of them testifies: one index shows one card, and a
 hesitant second box of it neither doubles its evidence nor names a second card.
 
+A table holds one deck (two for Makao with five or six players, ``decks``), so a card is in view at most
+once per copy, and one copy shows at most two indices, at opposite corners, a card's diagonal apart. A
+classifier that cannot tell this webcam's small clubs from spades reads a row of both as spades: four
+places say QS where only two can. So the places are taken most confident first, and a card a place
+names is ruled out for it when the card's copies have already shown all their indices, or when a place
+nearer than ``apart`` index lengths already holds every copy (side by side, they cannot be one card's
+two corners). The place then testifies for its other candidates, renormalised as the classifier's own
+probabilities would be had it known the ruled-out card was not there: QS 0.6 and QC 0.35 become QC
+0.875. The table does the same with the cards already played (:func:`controller.referee.base.choose_card`).
+
 The defaults were tuned on synthetic held-out images only, never on the real development photos,
 which stay an honest measure (docs/vision.md says how).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from engine.cards import Card
 from vision.detections import Detection, box_overlap
@@ -39,6 +50,16 @@ class CardVote:
     same_place: float | None = 0.5
     """Readings whose boxes overlap by at least this share of the smaller box are one place, of which only the
     most confident reading counts; ``None`` counts every reading on its own (as before 2 December)."""
+    decks: int | None = 1
+    """Copies of each card on the table, which rule out a place's reading of a card already shown that often
+    (see the module docstring); ``None`` lets every place name any card (as before 4 December). Needs
+    ``same_place``: without it one index boxed twice would look like two cards side by side."""
+    apart: float = 1.2
+    """Two places nearer than this many index lengths (the longer side of the larger box) cannot be one
+    card's two corners. The two labelled indices of one card lie a median 3.6 index lengths apart in the
+    real photos (the closest 1.6; two nearer pairs are labelling slips, a neighbour's index given the same
+    card) and 3.0 or more in the synthetic scenes; neighbours in the webcam's fanned row of 22 cards lie
+    0.3-0.65 apart."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.threshold <= 1.0 or not 0.0 <= self.min_probability <= 1.0:
@@ -47,11 +68,15 @@ class CardVote:
             )
         if self.same_place is not None and not 0.0 < self.same_place <= 1.0:
             raise ValueError(f"same_place must be in (0, 1] or None, not {self.same_place}")
+        if self.decks is not None and self.decks < 1:
+            raise ValueError(f"decks must be at least 1 or None, not {self.decks}")
+        if not self.apart > 0.0:
+            raise ValueError(f"apart must be above 0, not {self.apart}")
 
     def evidence(self, detections: Iterable[Detection]) -> dict[Card, float]:
         """Each candidate card's combined evidence over all readings of one image."""
         doubt: dict[Card, float] = {}
-        for detection in self.witnesses(detections):
+        for detection in self.within_deck(self.witnesses(detections)):
             candidates = detection.candidates or ((detection.card, detection.confidence),)
             if self.top_only:
                 candidates = candidates[:1]
@@ -74,8 +99,48 @@ class CardVote:
                 kept.append(reading)
         return kept
 
+    def within_deck(self, places: Sequence[Detection]) -> list[Detection]:
+        """``places`` with each candidate the deck rules out removed and the rest renormalised; a place
+        left with no candidate is dropped (see the module docstring). Unchanged without ``decks`` or
+        ``same_place``."""
+        if self.decks is None or self.same_place is None:
+            return list(places)
+        held: dict[Card, list[Detection]] = {}
+        kept: list[Detection] = []
+        for place in sorted(places, key=lambda d: -d.confidence):
+            candidates = place.candidates or ((place.card, place.confidence),)
+            room = [self._room(held.get(card.face, []), place) for card, _ in candidates]
+            if not all(room):
+                allowed = [candidate for candidate, ok in zip(candidates, room, strict=True) if ok]
+                remaining = 1.0 - sum(p for (_, p), ok in zip(candidates, room, strict=True) if not ok)
+                if not allowed or remaining <= 0.0:
+                    continue
+                allowed = [(card, min(1.0, p / remaining)) for card, p in allowed]
+                place = replace(place, card=allowed[0][0], confidence=allowed[0][1], candidates=tuple(allowed))
+            held.setdefault(place.card.face, []).append(place)
+            kept.append(place)
+        return kept
+
+    def _room(self, holders: Sequence[Detection], place: Detection) -> bool:
+        """Whether a card already held by ``holders`` can also be what ``place`` shows."""
+        copies = self.decks or 1
+        if len(holders) >= 2 * copies:
+            return False
+        near = [h for h in holders if _distance(h, place) < self.apart * max(_length(h), _length(place))]
+        return len(near) < copies
+
     def cards(self, detections: Iterable[Detection]) -> set[Card]:
         return {card for card, score in self.evidence(detections).items() if score >= self.threshold}
+
+
+def _length(detection: Detection) -> float:
+    """The longer side of a reading's box: an index's length, whatever its turn."""
+    x1, y1, x2, y2 = detection.box
+    return max(x2 - x1, y2 - y1)
+
+
+def _distance(a: Detection, b: Detection) -> float:
+    return math.dist(a.center, b.center)
 
 
 DEFAULT_VOTE = CardVote()
