@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vision.argtypes import probability
+from vision.argtypes import in_range, probability
 
 if TYPE_CHECKING:
     from vision.detections import Recogniser
@@ -40,14 +40,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
-    return value
+_decks = in_range(int, 0, 8, "a number of decks, 0 to 8")
 
 
 def _pixel_aspect(text: str) -> float:
@@ -103,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     ev.add_argument(
         "--decks",
-        type=_count,
+        type=_decks,
         default=None,
         metavar="N",
         help="copies of each card in a photo (default 1: a card shows at most two indices, and two side by side "

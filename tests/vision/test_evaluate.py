@@ -473,4 +473,4 @@ def test_decks_zero_reads_without_the_deck_rule_and_a_negative_count_is_refused(
     with pytest.raises(SystemExit) as exit_:
         main(["vision", "eval", str(dataset), "--models", str(models), "--decks", "-1"])
     assert exit_.value.code == 2
-    assert "--decks: expected 0 or more, not -1" in capsys.readouterr().err
+    assert "--decks: expected a number of decks, 0 to 8, not -1" in capsys.readouterr().err
