@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="onnx: the trained models; truth: a labelled stand-in that reads the renderer's truth",
     )
     parser.add_argument("--models", type=Path, help="folder of the ONNX models (default: vision/models)")
+    parser.add_argument(
+        "--design", help="card design the synthetic camera sees (default: the committed demo deck, orell)"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -65,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         recogniser=args.recogniser,
         model_dir=args.models,
+        design=args.design,
     )
     try:
         report = run_demo(opts)

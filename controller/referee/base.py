@@ -17,7 +17,7 @@ from controller.journal import Journal
 from controller.state import TableState
 from engine.cards import Card
 
-__all__ = ["MIN_CANDIDATE_CONFIDENCE", "Referee", "choose_card"]
+__all__ = ["MIN_CANDIDATE_CONFIDENCE", "SUIT_PAIR_SHARE", "Referee", "choose_card", "settle_suit_doubt"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,39 @@ def choose_card(
             return first, None
     best = ok[0]
     return best, (first if best != first else None)
+
+
+#: An unreadable card's guesses settle its suit from the cards played only when the two suits in doubt
+#: hold at least this much of the reading between them: then its rank and colour are read.
+SUIT_PAIR_SHARE = 0.7
+
+
+def settle_suit_doubt(
+    guesses: Sequence[tuple[Card, float]],
+    possible: Callable[[Card], bool],
+    clean: Callable[[Card], bool] | None = None,
+) -> Card | None:
+    """The card an unreadable reading must be, when the cards already played decide it; else None (ask).
+
+    The tracker leaves a card unread when it is sure of the rank and the colour but not of which of the
+    colour's two suits it is (a deck that prints no pip in its corner, a webcam's blurred clubs):
+    ``guesses`` then start with those two, 7H and 7D. When one of them cannot be there (``possible``
+    False: it was played already), the other is the card, as a person at the table would conclude. Only
+    when the two lead the guesses, hold :data:`SUIT_PAIR_SHARE` between them, exactly one is possible
+    and that one is ``clean`` (breaks no rule the engine can prove): a guess that would make a revoke is
+    not taken for one without the player's word.
+    """
+    ranked = sorted(guesses, key=lambda guess: -guess[1])
+    if len(ranked) < 2:
+        return None
+    (first, p_first), (second, p_second) = ranked[:2]
+    twins = first.rank == second.rank and first.suit != second.suit and first.suit.is_red == second.suit.is_red
+    if not twins or p_first + p_second < SUIT_PAIR_SHARE:
+        return None
+    left = [card for card in (first, second) if possible(card)]
+    if len(left) != 1 or (clean is not None and not clean(left[0])):
+        return None
+    return left[0]
 
 
 class Referee:

@@ -49,7 +49,7 @@ from controller.announcements import (
 from controller.commands import Advance, DeclareContract, EnterCard
 from controller.feed.control import CorrectCard, EndGame, NextHand, Pause, Resume, Resync, Undo
 from controller.journal import Journal
-from controller.referee.base import Referee, choose_card
+from controller.referee.base import Referee, choose_card, settle_suit_doubt
 from controller.state import TableState
 from engine.cards import Card, Rank, Suit
 from engine.errors import IllegalActionError
@@ -476,7 +476,16 @@ class ThreeFiveEightReferee(Referee):
         seat = self._seat_of(ev.zone)
         if seat != self.hand.to_move:
             return
-        played = {c for _s, c in self.hand.plays}
+        hand = self.hand
+        played = {c for _s, c in hand.plays}
+        settled = settle_suit_doubt(
+            ev.best_guesses, lambda c: c.copy == 0 and c not in played, lambda c: hand.is_possible(seat, c)
+        )
+        if settled is not None:  # 7H or 7D, and 7D was played: it is 7H
+            log.info("%s: %s read, its suit in doubt; the other suit of its rank was played", ev.zone, settled)
+            self.felt.setdefault(ev.zone, []).append(settled)
+            self._play_from_zone(ev.zone, seat, settled, (), ev.t)
+            return
         self.unreadable[ev.zone] = tuple(c for c, _p in ev.best_guesses if c not in played)
         self.guess[ev.zone] = -1
         self.say(AskReplace(ev.zone, seat))

@@ -42,6 +42,18 @@ def test_demo_refuses_bad_options_with_a_message() -> None:
     assert res.returncode == 2 and "3 players" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.parametrize("command", [["demo", "--headless", "--no-feed"], ["bench", "demo", "--hands", "1"]])
+def test_an_unknown_card_design_is_named_with_those_there_are(command: list[str], tmp_path: Path) -> None:
+    res = subprocess.run(
+        [sys.executable, "-m", "controller.cli", *command, "--design", "nosuch", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "'nosuch' is not available" in res.stderr and "orell" in res.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "corner-detector.onnx").exists(), reason="trained models not present")
 def test_default_demo_with_the_trained_models(tmp_path: Path) -> None:

@@ -160,6 +160,46 @@ def test_an_unreadable_card_is_picked_with_the_button() -> None:
     assert heard.of(CardAccepted)[-1].card == C("QD")
 
 
+def test_a_suit_in_doubt_is_settled_when_the_other_suit_of_its_rank_was_played() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "QD"), (1, "2D"), (2, "3D")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    asked = len(heard.of(AskReplace))
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("QD"), 0.45), (C("QH"), 0.4), (C("KH"), 0.05))))
+    assert heard.of(CardAccepted)[-1].card == C("QH")  # QD lies in the first trick: the red queen is QH
+    assert len(heard.of(AskReplace)) == asked
+
+
+def test_a_suit_in_doubt_is_asked_when_both_suits_are_still_out_or_the_rank_is_unsure() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "QD"), (1, "2D"), (2, "3D")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("7H"), 0.45), (C("7D"), 0.4))))  # neither 7 played
+    assert heard.of(AskReplace)[-1].zone == "seat0"
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("QD"), 0.35), (C("QH"), 0.3), (C("KH"), 0.25))))
+    assert len(heard.of(AskReplace)) == 2  # a queen only 0.65 sure: QH is not taken on the deck's word
+    assert len(heard.of(CardAccepted)) == 3
+
+
+def test_a_settled_suit_that_would_be_a_revoke_is_asked_not_taken() -> None:
+    ref, heard = in_play()
+    for seat, card in ((0, "2S"), (1, "3S"), (2, "AS")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(placed(2, "4C"))  # Cem won and leads clubs
+    ref.submit(placed(0, "5S"))  # Ada shows she has no club
+    ref.submit(placed(1, "6C"))  # Ben wins and leads
+    clear(ref)
+    ref.submit(placed(1, "9D"))
+    ref.submit(placed(2, "10D"))
+    # Ada's card: spade or club, and 5S was played. A club would prove a revoke (she had none): ask.
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("5S"), 0.5), (C("5C"), 0.45))))
+    assert heard.of(AskReplace)[-1].zone == "seat0"
+    assert [a.card for a in heard.of(CardAccepted)][-1] == C("10D")
+
+
 def test_undo_and_correction() -> None:
     ref, heard = in_play()
     ref.submit(placed(0, "AS"))

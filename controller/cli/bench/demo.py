@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--recogniser", choices=["auto", "onnx", "truth"], default="auto")
     parser.add_argument("--models", type=Path, help="folder of the ONNX models (default: vision/models)")
+    parser.add_argument(
+        "--design", help="card design the synthetic camera sees (default: the committed demo deck, orell)"
+    )
     parser.add_argument("--out", type=Path, default=Path("runs/bench-demo"))
 
 
@@ -50,13 +54,18 @@ def run(args: argparse.Namespace) -> int:
                 out=args.out / preset,
                 recogniser=args.recogniser,
                 model_dir=args.models,
+                design=args.design,
                 feed=False,
                 quiet=True,
                 headless=True,
                 display_png=False,
             )
         )
-        report = demo.run()
+        try:
+            report = demo.run()
+        except ValueError as exc:  # an unknown design, a broken model folder: named, no traceback
+            print(f"cardtable bench demo: {exc}", file=sys.stderr)
+            return 2
         latencies += demo.stats.latencies
         runs.append(report)
     total = {
