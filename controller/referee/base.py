@@ -61,7 +61,9 @@ def choose_card(
 
 
 #: An unreadable card's guesses settle its suit from the cards played only when the two suits in doubt
-#: hold at least this much of the reading between them: then its rank and colour are read.
+#: hold at least this much of the reading between them: then its rank and colour are read. Chosen on
+#: synthetic games of the held-out tango_nuevo deck: below it the rank itself was sometimes misread (a 10
+#: read as a 7), at or above it never (docs/controller.md, "4 December").
 SUIT_PAIR_SHARE = 0.7
 
 

@@ -9,8 +9,10 @@ revokes the engine can prove, the winner, and a wait until the zones are cleared
 at the end of the hand the score with the audit; then the next hand until the session ends.
 
 Misreads: a reading the engine proves impossible (the card was already played) falls back on the
-recogniser's next candidates before the player is asked; an unreadable card asks the player to place
-it again or to pick it with the button (short press: next guess, long press: accept). Any accepted card
+recogniser's next candidates before the player is asked; a card left unread between the two suits of its
+colour is the other one when one was already played (``settle_suit_doubt``); any other unreadable card
+asks the player to place it again or to pick it with the button (short press: next guess, long press:
+accept). Any accepted card
 can be undone (long press, or the operator's ``undo``) or corrected (``correct_card``).
 
 Phases (``Phase``)::
