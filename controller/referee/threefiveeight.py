@@ -12,8 +12,8 @@ Misreads: a reading the engine proves impossible (the card was already played) f
 recogniser's next candidates before the player is asked; a card left unread between the two suits of its
 colour is the other one when one was already played (``settle_suit_doubt``); any other unreadable card
 asks the player to place it again or to pick it with the button (short press: next guess, long press:
-accept). Any accepted card
-can be undone (long press, or the operator's ``undo``) or corrected (``correct_card``).
+accept). Any accepted card can be undone (long press, or the operator's ``undo``) or corrected
+(``correct_card``).
 
 Phases (``Phase``)::
 
