@@ -126,7 +126,7 @@ class CardVote:
         copies = self.decks or 1
         if len(holders) >= 2 * copies:
             return False
-        near = [h for h in holders if _distance(h, place) < self.apart * max(_length(h), _length(place))]
+        near = [h for h in holders if math.dist(h.center, place.center) < self.apart * max(_length(h), _length(place))]
         return len(near) < copies
 
     def cards(self, detections: Iterable[Detection]) -> set[Card]:
@@ -137,10 +137,6 @@ def _length(detection: Detection) -> float:
     """The longer side of a reading's box: an index's length, whatever its turn."""
     x1, y1, x2, y2 = detection.box
     return max(x2 - x1, y2 - y1)
-
-
-def _distance(a: Detection, b: Detection) -> float:
-    return math.dist(a.center, b.center)
 
 
 DEFAULT_VOTE = CardVote()
