@@ -22,13 +22,17 @@ class Detection:
 
     ``candidates`` holds the classifier's alternatives best first, each with its probability,
     starting with ``card`` itself; the controller falls back on them when the rules prove the first
-    reading impossible.
+    reading impossible. ``turns`` is which way up the printed index stands, where the models say so
+    surely: the quarter turns (``np.rot90``, counter-clockwise) that would stand it upright, 0-3, or
+    None (no orientation model, or one in doubt). A photo's card vote uses it to tell one card's two
+    indices from two cards' (:class:`vision.recognise.cards.CardVote`).
     """
 
     card: Card
     confidence: float
     polygon: tuple[tuple[float, float], ...]
     candidates: tuple[tuple[Card, float], ...] = ()
+    turns: int | None = None
 
     @property
     def center(self) -> tuple[float, float]:

@@ -111,6 +111,26 @@ def classifier_model(
     _save(graph, path)
 
 
+def orientation_model(path: Path, size: tuple[int, int]) -> None:
+    """An orientation network reading the crop's mean colour: red says its index needs no turn to stand
+    upright, green one quarter turn, blue two; a grey crop leaves every turn alike (in doubt)."""
+    weights = np.zeros((3, 4), np.float32)
+    weights[0, 0] = weights[1, 1] = weights[2, 2] = 20.0
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"], axis=1),
+        helper.make_node("MatMul", ["flat", "weights"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "orientation",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, *size])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 4])],
+        initializer=[numpy_helper.from_array(weights, "weights")],
+    )
+    _save(graph, path)
+
+
 def write_models(
     directory: Path,
     *,
@@ -125,8 +145,10 @@ def write_models(
     reject: bool = False,
     upright: bool = False,
     free_size: bool = False,
+    orientation: tuple[int, int] | None = None,
 ) -> Path:
-    """Both models and their ``models.json`` in ``directory``; returns the directory."""
+    """Both models and their ``models.json`` in ``directory``; returns the directory. With
+    ``orientation`` (its input size) an orientation network too (:func:`orientation_model`)."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [], dynamic)
     classifier_model(
@@ -151,6 +173,9 @@ def write_models(
     detector: dict[str, object] = {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]}
     if train_imgsz is not None:
         detector["train_imgsz"] = train_imgsz
-    manifest = {"detector": detector, "classifier": classifier}
+    manifest: dict[str, object] = {"detector": detector, "classifier": classifier}
+    if orientation is not None:
+        orientation_model(directory / "corner-orientation.onnx", orientation)
+        manifest["orientation"] = {"file": "corner-orientation.onnx", "sure": 0.9}
     (directory / "models.json").write_text(json.dumps(manifest), encoding="utf-8")
     return directory

@@ -213,6 +213,30 @@ def test_an_upright_only_classifiers_cards_are_found_by_the_recogniser(tmp_path:
     assert all(str(card) not in ("turned", "none") for d in found for card, _ in d.candidates)
 
 
+def test_each_index_carries_which_way_up_it_stands_when_the_models_say_so_surely(tmp_path: Path) -> None:
+    boxes = [(20, 20, 10, 10, 0.8), (80, 80, 10, 10, 0.7), (20, 80, 10, 10, 0.6)]
+    models = write_models(tmp_path, imgsz=100, boxes=boxes, orientation=(24, 24))
+    image = np.full((200, 200, 3), 60, np.uint8)
+    paint(image, (40, 40), (24, 24), (0, 255, 0))  # green: one quarter turn to upright
+    paint(image, (160, 160), (24, 24), (255, 0, 0))  # blue: two
+    # (40, 160) left dark grey: every turn alike, so its orientation stays unknown
+    found = sorted(OnnxRecogniser(models, orient=True).detect(image), key=lambda d: d.center)
+    assert [(str(d.card), d.turns) for d in found] == [(GREEN, 1), (RED, None), (BLUE, 2)]
+    assert all(d.turns is None for d in OnnxRecogniser(models).detect(image))  # the table's reading: not asked
+    plain = write_models(tmp_path / "plain", imgsz=100, boxes=boxes)  # no orientation network
+    assert all(d.turns is None for d in OnnxRecogniser(plain).detect(image))
+
+
+def test_an_orientation_network_that_is_missing_or_reads_other_crops_is_named(tmp_path: Path) -> None:
+    models = write_models(tmp_path, orientation=(24, 24))
+    (models / "corner-orientation.onnx").unlink()
+    with pytest.raises(ModelError, match=r"corner-orientation\.onnx"):
+        OnnxRecogniser(models)
+    models = write_models(tmp_path / "other", orientation=(32, 32))  # the classifier cuts 24 x 24 crops
+    with pytest.raises(ModelError, match="orientation network reads the classifier's crops"):
+        OnnxRecogniser(models, orient=True)
+
+
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     models = write_models(tmp_path)
     (models / "corner-classifier.onnx").unlink()
@@ -229,11 +253,15 @@ def test_a_detector_with_the_wrong_output_shape_is_refused(tmp_path: Path) -> No
         OnnxRecogniser(models).detect(np.zeros((64, 64, 3), np.uint8))
 
 
-def _reading(card: str, *alternatives: tuple[str, float], p: float, at: tuple[float, float] = (0, 0)) -> Detection:
-    """A corner reading with a 20 x 30 px box whose top-left corner is ``at``."""
+def _reading(
+    card: str, *alternatives: tuple[str, float], p: float, at: tuple[float, float] = (0, 0), turns: int | None = None
+) -> Detection:
+    """A corner reading with a 20 x 30 px box whose top-left corner is ``at``, standing ``turns`` quarter
+    turns from upright (None: unknown)."""
     candidates = ((Card.from_text(card), p), *((Card.from_text(c), q) for c, q in alternatives))
     x, y = at
-    return Detection(Card.from_text(card), p, ((x, y), (x + 20, y), (x + 20, y + 30), (x, y + 30)), candidates)
+    polygon = ((x, y), (x + 20, y), (x + 20, y + 30), (x, y + 30))
+    return Detection(Card.from_text(card), p, polygon, candidates, turns=turns)
 
 
 def test_two_hesitant_corners_that_agree_find_a_card_one_does_not() -> None:
@@ -281,6 +309,27 @@ def test_one_card_read_in_two_places_side_by_side_is_two_cards() -> None:
     assert cards_in_image(row, CardVote(decks=2)) == {Card.from_text("8S")}  # two copies can lie side by side
     corners = [_reading("8S", p=0.9), _reading("8S", ("8C", 0.3), p=0.6, at=(90, 120))]  # one card's two corners
     assert cards_in_image(corners) == {Card.from_text("8S")}
+
+
+def test_two_indices_standing_alike_one_above_the_other_are_two_cards() -> None:
+    # The webcam's fanned rows: a club read as the spade of its rank, the real spade a row below, both
+    # printed upside down; far enough apart to be one card's two corners, were it not for their turns.
+    rows = [_reading("7S", p=0.9, at=(100, 300), turns=2), _reading("7S", ("7C", 0.35), p=0.55, turns=2)]
+    assert cards_in_image(rows) == {Card.from_text("7S"), Card.from_text("7C")}
+    unknown = [_reading("7S", p=0.9, at=(100, 300)), _reading("7S", ("7C", 0.35), p=0.55, turns=2)]
+    assert cards_in_image(unknown) == {Card.from_text("7S")}  # one orientation unknown: could be one card
+    # a four-index deck's top two indices stand alike side by side, across their up axis: one card
+    top_pair = [_reading("7S", p=0.9, at=(150, 10), turns=0), _reading("7S", ("7C", 0.35), p=0.55, turns=0)]
+    assert cards_in_image(top_pair) == {Card.from_text("7S")}
+
+
+def test_indices_half_a_turn_apart_are_one_card_only_with_the_inverted_one_below() -> None:
+    upright_above = [_reading("KH", p=0.9, turns=0), _reading("KH", ("KD", 0.4), p=0.5, at=(90, 120), turns=2)]
+    assert cards_in_image(upright_above) == {Card.from_text("KH")}  # top-left and bottom-right of one card
+    inverted_above = [_reading("KH", p=0.9, turns=2), _reading("KH", ("KD", 0.4), p=0.5, at=(90, 120), turns=0)]
+    assert cards_in_image(inverted_above) == {Card.from_text("KH"), Card.from_text("KD")}
+    quarter = [_reading("KH", p=0.9, turns=1), _reading("KH", ("KD", 0.4), p=0.5, at=(90, 120), turns=2)]
+    assert cards_in_image(quarter) == {Card.from_text("KH")}  # a quarter turn apart proves nothing
 
 
 def test_a_place_with_every_candidate_ruled_out_names_nothing() -> None:

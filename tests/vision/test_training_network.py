@@ -14,10 +14,13 @@ pytest.importorskip("onnx")
 import torch
 
 from vision.recognise.classifier import CornerClassifier
-from vision.recognise.manifest import ClassifierSpec
+from vision.recognise.manifest import ClassifierSpec, OrientationSpec
+from vision.recognise.orientation import IndexOrientation
 from vision.training import pipeline
 from vision.training.classifier import CropNet, export_onnx, train_classifier
 from vision.training.dataset import ARCHITECTURES, NOT_INDEX
+from vision.training.orientation import accuracy, train_orientation
+from vision.training.orientation import export_onnx as export_orientation
 
 
 @pytest.mark.parametrize("arch", ARCHITECTURES)
@@ -175,3 +178,36 @@ def test_softened_crops_lose_fine_strokes_but_keep_their_size_and_range() -> Non
     assert float(out.min()) >= -1e-6 and float(out.max()) <= 1 + 1e-6
     assert float(fine.std()) > 0.45 and float(out[:2].std()) < 0.15
     assert float(out[2:, :, 20:28, 20:28].max()) < 0.1 and float(out[2:, :, :4, :4].min()) > 0.9
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch's own, about its legacy ONNX exporter
+def test_an_orientation_network_learns_which_way_up_and_the_runtime_reads_its_export(tmp_path: Path) -> None:
+    """Crops of a bar over a dot (a rank over its pip), each at one of the four quarter turns and
+    labelled with the turns that stand it upright: a short training tells them apart, and the Pi's
+    runtime reads the export as torch does, leaving a blank crop's orientation unknown."""
+    rng = np.random.default_rng(2)
+    upright = np.full((48, 48, 3), 235, np.uint8)
+    upright[8:22, 14:34] = 20  # the rank, above
+    upright[30:40, 20:28] = 20  # the pip, below
+    crops, turns = [], []
+    for _ in range(256):
+        k = int(rng.integers(0, 4))
+        noisy = np.clip(upright.astype(int) + rng.integers(-25, 25, upright.shape), 0, 255).astype(np.uint8)
+        crops.append(np.rot90(noisy, k).copy())
+        turns.append((4 - k) % 4)  # np.rot90 by -k stands it upright again
+    x, t = np.stack(crops), np.array(turns, np.int64)
+    log: list[dict[str, float]] = []
+    model = train_orientation(x, t, (x, t), 12, 0, tmp_path, 600.0, log, soften=0.0, ink_spread=0.0)
+    assert accuracy(model, x, t) > 0.9 and len(log) == 12
+    path = tmp_path / "orientation.onnx"
+    export_orientation(model, path, 48)
+    runtime = IndexOrientation(path, OrientationSpec(file=path.name, sure=0.6), (3, 48, 48))
+    batch = (x[..., ::-1].transpose(0, 3, 1, 2) / np.float32(255)).astype(np.float32)
+    read = runtime.turns(batch)
+    sure = [i for i, turn in enumerate(read) if turn is not None]
+    assert len(sure) > 0.8 * len(read) and all(read[i] == t[i] for i in sure)
+    with torch.no_grad():
+        expected = torch.softmax(model(torch.from_numpy(batch)), 1).numpy()
+    assert [i for i in range(len(read)) if expected[i].max() >= 0.6] == sure  # the same graph, the same doubt
+    blank = np.full((1, 3, 48, 48), 0.9, np.float32)
+    assert IndexOrientation(path, OrientationSpec(file=path.name, sure=0.99), (3, 48, 48)).turns(blank) == [None]

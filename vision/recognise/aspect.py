@@ -19,6 +19,7 @@ the synthetic or the real sets better on both recall and precision (docs/vision.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import cv2
@@ -108,7 +109,7 @@ def _unscaled(detection: Detection, sx: float, sy: float) -> Detection:
     if sx == 1.0 and sy == 1.0:
         return detection
     polygon = tuple((x / sx, y / sy) for x, y in detection.polygon)
-    return Detection(detection.card, detection.confidence, polygon, detection.candidates)
+    return replace(detection, polygon=polygon)  # a stretch along an axis keeps an index's quarter turns
 
 
 class AspectSearch:

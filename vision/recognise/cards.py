@@ -19,9 +19,11 @@ classifier that cannot tell this webcam's small clubs from spades reads a row of
 places say QS where only two can. So the places are taken most confident first, and a card a place
 names is ruled out for it when the card's copies have already shown all their indices, or when a place
 nearer than ``apart`` index lengths already holds every copy (side by side, they cannot be one card's
-two corners). The place then testifies for its other candidates, renormalised as the classifier's own
-probabilities would be had it known the ruled-out card was not there: QS 0.6 and QC 0.35 become QC
-0.875. The table does the same with the cards already played (:func:`controller.referee.base.choose_card`).
+two corners), or one standing in a way no card prints its two indices (:func:`two_cards_by_turns`,
+where the recogniser says which way up each index stands). The place then testifies for its other
+candidates, renormalised as the classifier's own probabilities would be had it known the ruled-out card
+was not there: QS 0.6 and QC 0.35 become QC 0.875. The table does the same with the cards already
+played (:func:`controller.referee.base.choose_card`).
 
 The defaults were tuned on synthetic held-out images only, never on the real development photos,
 which stay an honest measure (docs/vision.md says how).
@@ -126,11 +128,55 @@ class CardVote:
         copies = self.decks or 1
         if len(holders) >= 2 * copies:
             return False
-        near = [h for h in holders if math.dist(h.center, place.center) < self.apart * max(_length(h), _length(place))]
-        return len(near) < copies
+        others = [h for h in holders if self._two_cards(h, place)]
+        return len(others) < copies
+
+    def _two_cards(self, a: Detection, b: Detection) -> bool:
+        """Whether two places cannot be one card's indices: side by side (nearer than ``apart``), or
+        standing in a way no card prints its indices (:func:`two_cards_by_turns`)."""
+        if math.dist(a.center, b.center) < self.apart * max(_length(a), _length(b)):
+            return True
+        return two_cards_by_turns(a, b)
 
     def cards(self, detections: Iterable[Detection]) -> set[Card]:
         return {card for card, score in self.evidence(detections).items() if score >= self.threshold}
+
+
+_UP = {0: (0.0, -1.0), 1: (1.0, 0.0), 2: (0.0, 1.0), 3: (-1.0, 0.0)}
+"""The printed index's up, in image pixels (y down), by its quarter turns to upright: an index that
+one counter-clockwise quarter turn stands upright has its top pointing right."""
+STACKED = math.tan(math.radians(50))
+"""Two indices standing the same way up are two cards when one lies above the other along their up
+axis by at least this many times their offset across it (50 degrees or more off the across line)."""
+BEHIND = math.sin(math.radians(30))
+"""Two indices standing half a turn apart are two cards when the inverted one lies this share of
+their distance or more above the upright one, along its up (30 degrees or more past level)."""
+
+
+def two_cards_by_turns(a: Detection, b: Detection) -> bool:
+    """Whether the orientations of two indices of the same reading prove them two cards.
+
+    A card prints an upright index at its top-left corner and one turned half a turn at the
+    bottom-right; a four-index deck adds the same at top-right and bottom-left. So two indices of one
+    card that stand the same way up lie side by side across their up axis (the top two), and two that
+    stand half a turn apart lie with the inverted one below the upright one. Two indices that stand
+    alike one above the other, or turned apart with the inverted one above, are two cards, however
+    far apart: the webcam's fanned row of clubs read as spades, a row above the real spades, every
+    index printed upside down. A quarter turn apart, or an orientation unknown, proves nothing (a card
+    lying near 45 degrees gives its indices either neighbouring turn). The margins (:data:`STACKED`,
+    :data:`BEHIND`) leave room for a card turned up to 45 degrees from the turn its indices were
+    given."""
+    if a.turns is None or b.turns is None:
+        return False
+    (ax, ay), (bx, by) = a.center, b.center
+    dx, dy = bx - ax, by - ay
+    ux, uy = _UP[a.turns % 4]
+    along = dx * ux + dy * uy
+    if a.turns % 4 == b.turns % 4:
+        return abs(along) >= STACKED * abs(dx * uy - dy * ux)
+    if (a.turns - b.turns) % 4 == 2:  # b is the inverted one to a, or a to b: the same line either way
+        return along >= BEHIND * math.hypot(dx, dy)
+    return False
 
 
 def _length(detection: Detection) -> float:

@@ -131,6 +131,19 @@ class ClassifierSpec(BaseModel):
         return [Card.from_text(text) for text in self.card_classes]
 
 
+class OrientationSpec(BaseModel):
+    """Which way up each corner index stands (:mod:`vision.recognise.orientation`): a small network that
+    reads the classifier's own crops (same size, channels and scale) and gives four logits, the quarter
+    turns that would stand the index upright. Optional: without it no detection carries ``turns``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    file: str
+    sure: float = Field(default=0.9, gt=0.25, le=1.0)
+    """The probability a turn needs to be kept; below it the index's orientation is left unknown (None),
+    which the card vote treats as "could be either" (an index lying near 45 degrees has two)."""
+
+
 class Manifest(BaseModel):
     """The whole ``models.json``."""
 
@@ -138,6 +151,7 @@ class Manifest(BaseModel):
 
     detector: DetectorSpec
     classifier: ClassifierSpec
+    orientation: OrientationSpec | None = None
 
     @classmethod
     def load(cls, model_dir: Path) -> Manifest:
@@ -153,8 +167,8 @@ class Manifest(BaseModel):
             manifest = cls.model_validate(data)
         except ValidationError as exc:
             raise ModelError(f"{path}: {_explain(exc)}") from None
-        for spec in (manifest.detector, manifest.classifier):
-            if not (Path(model_dir) / spec.file).is_file():
+        for spec in (manifest.detector, manifest.classifier, manifest.orientation):
+            if spec is not None and not (Path(model_dir) / spec.file).is_file():
                 raise ModelError(f"{path}: model file {spec.file!r} is missing from {model_dir}")
         return manifest
 

@@ -13,6 +13,7 @@ from vision.detections import Detection, Region
 from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
+from vision.recognise.orientation import IndexOrientation
 
 DEFAULT_CONF = 0.05
 """Detector score a corner needs (tuned on synthetic held-out scenes only; docs/vision.md)."""
@@ -28,7 +29,10 @@ class OnnxRecogniser:
     or more is dropped (models with a reject class only). ``tile`` decides whether wide frames are
     read as overlapping tiles (see
     :func:`vision.recognise.detector.tile_windows`). ``fit`` is the square a frame (or tile) is
-    scaled into before detection; by default the size the detector was trained at.
+    scaled into before detection; by default the size the detector was trained at. ``orient`` reads
+    which way up each index stands with the manifest's orientation network, where it has one
+    (``Detection.turns``): a photo's card vote uses it (:class:`~vision.recognise.cards.CardVote`), the
+    table's tracker does not, so it is off unless asked for and the table's frames never pay for it.
 
     Each :class:`~vision.detections.Detection` is one corner index: ``polygon`` is its box in the
     input image's pixels (clockwise from top-left), ``confidence`` is the classifier's probability
@@ -47,6 +51,7 @@ class OnnxRecogniser:
         tile: TileMode = "auto",
         fit: int | None = None,
         reject: float = 0.5,
+        orient: bool = False,
     ) -> None:
         if top_k < 1:
             raise ValueError(f"top_k must be at least 1, not {top_k}")
@@ -68,6 +73,14 @@ class OnnxRecogniser:
         self.classifier = CornerClassifier(
             self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads
         )
+        self.orientation: IndexOrientation | None = None
+        """Which way up each index stands (manifest ``orientation``; None without one)."""
+        if orient and self.manifest.orientation is not None:
+            spec = self.manifest.classifier
+            shape = (1 if spec.channels == "GRAY" else 3, self.classifier.height, self.classifier.width)
+            self.orientation = IndexOrientation(
+                self.model_dir / self.manifest.orientation.file, self.manifest.orientation, shape, threads=threads
+            )
         self.cards: list[Card] = self.manifest.classifier.cards()
         self.top_k = min(top_k, len(self.cards))
         self.threads = threads
@@ -102,18 +115,20 @@ class OnnxRecogniser:
         """Classify the crops at ``boxes`` and build the detections, best candidates first."""
         if not len(boxes):
             return []
-        probs = self.classifier.probabilities(self.classifier.crops(bgr, boxes))
+        crops = self.classifier.crops(bgr, boxes)
+        probs = self.classifier.probabilities(crops)
         if self.manifest.classifier.reject_class is not None:
             # The last class says "no index here" (a pip, court art): such finds are dropped, and the
             # cards' probabilities stay as they are (already discounted by the doubt).
             real = probs[:, -1] < self.reject
-            boxes, probs = boxes[real], probs[real]
+            boxes, probs, crops = boxes[real], probs[real], crops[real]
+        turns = self.orientation.turns(crops) if self.orientation is not None else [None] * len(boxes)
         probs = self.classifier.in_context(bgr, boxes, probs)
         if self.manifest.classifier.reject_class is not None:
             probs = probs[:, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]
         detections = []
-        for box, row, best in zip(boxes, probs, order, strict=True):
+        for box, row, best, turn in zip(boxes, probs, order, turns, strict=True):
             x1, y1, x2, y2 = (float(v) for v in box)
             candidates = tuple((self.cards[int(i)], float(row[i])) for i in best)
             detections.append(
@@ -122,6 +137,7 @@ class OnnxRecogniser:
                     confidence=candidates[0][1],
                     polygon=((x1, y1), (x2, y1), (x2, y2), (x1, y2)),
                     candidates=candidates,
+                    turns=turn,
                 )
             )
         return detections

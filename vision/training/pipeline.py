@@ -1,11 +1,12 @@
-"""One command that trains both recognition models from nothing, reproducibly from a seed.
+"""One command that trains the recognition models from nothing, reproducibly from a seed.
 
     python -m vision.training.pipeline --seed 3 --out runs/train        (or: cardtable vision train)
 
 Steps: render and measure the card faces of every design (Debian vector decks, cached in data/faces/),
 generate synthetic scenes (YOLO folders for the detector, corner crops for the classifier; held-out
 designs only ever in the held-out sets), train the crop classifier (plain torch), train the one-class
-corner detector (ultralytics, from a model yaml: no pretrained weights), export both to ONNX, score the
+corner detector (ultralytics, from a model yaml: no pretrained weights), train the small network that
+tells which way up an index stands (plain torch, on the classifier's crops), export them to ONNX, score the
 held-out designs, and write ``models.json`` + ``metrics.json`` in ``--out/export``. ``--install`` copies
 the exports into ``vision/models/``. Each training stage has a wall-clock cap so the whole run fits
 its budget on a 2-core CPU; the best checkpoint so far is exported when a cap ends a stage.
@@ -205,6 +206,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="the whole command's wall time: the area-faced pass stops in time for the 8-bit classifier and the "
         "manifest to be written within it (default 88, inside the 90 minutes the training is given)",
     )
+    p.add_argument(
+        "--orient-epochs", type=int, default=None, help="orientation network epochs (default 14 or 1 with --quick)"
+    )
+    p.add_argument(
+        "--orient-minutes", type=float, default=6.0, help="orientation network training cap, minutes (default 6)"
+    )
     # the Unix time the command's budget ends, handed to its classifier process
     p.add_argument("--deadline", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument(
@@ -224,7 +231,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stages",
         default="",
-        help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,quantize,finish "
+        help="comma-separated subset of faces,detector-data,classifier,detector,detector-export,quantize,orientation,"
+        "finish "
         "(default: all but detector-export, which the detector stage does itself); "
         "classifier and detector may run as two processes at once once their data exists",
     )
@@ -287,7 +295,7 @@ def _classes(upright: bool = False) -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)] + ([TURNED_CLASS] if upright else []) + [REJECT_CLASS]
 
 
-STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "quantize", "finish")
+STAGES = ("faces", "detector-data", "classifier", "detector", "detector-export", "quantize", "orientation", "finish")
 FLOAT_CLASSIFIER = "corner-classifier.onnx"
 QUANTIZED_CLASSIFIER = "corner-classifier-int8.onnx"
 
@@ -418,10 +426,11 @@ def _stage_classifier(
     }
 
 
-AREA_FINISH_RESERVE_MIN = 2.0
+AREA_FINISH_RESERVE_MIN = 5.0
 """Minutes the command's budget keeps back after the area-faced pass: its last epoch may run half an
 epoch past its cap (:func:`vision.training.classifier.train_classifier` stops by the epoch), then the
-8-bit classifier is calibrated and the manifest written."""
+8-bit classifier is calibrated, the orientation network trained (about 3 minutes) and the manifest
+written."""
 
 
 def area_finish_minutes(a: argparse.Namespace, now: float) -> float:
@@ -507,6 +516,49 @@ def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_
         metrics[f"{split}_acc_int8"] = onnx_accuracy(dst, x, y, a.upright)
     _log(f"classifier quantised: {metrics}")
     return metrics
+
+
+ORIENTATION = "corner-orientation.onnx"
+
+
+def _stage_orientation(
+    a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int, epochs: int
+) -> dict[str, object]:
+    """The orientation network (:mod:`vision.training.orientation`) on the classifier's training crops,
+    which keep each index's turns to upright; its best epoch chosen on crops of the training designs'
+    validation scenes, and its accuracy on the held-out designs' reported beside it."""
+    from .orientation import accuracy, export_onnx, train_orientation
+
+    cache = _crops_cache(a, out, n_cls, n_val, n_held)
+    if not cache.exists():
+        raise SystemExit(
+            f"the orientation stage reads the classifier's crops ({cache}); run the classifier stage first"
+        )
+    z = np.load(cache)
+    if "t_tr" not in z.files:
+        raise SystemExit(f"{cache} was cut before crops kept their turns; delete it and run the classifier stage again")
+    t = time.monotonic()
+    cfg = _cls_cfg(a)
+    x_va, _, t_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), _train_designs(a), cfg, a.workers)
+    x_ho, _, t_ho = make_crops(range(_CLS_HELD, _CLS_HELD + n_held), HELD_OUT, cfg, a.workers)
+    data_s = time.monotonic() - t
+    log: list[dict[str, float]] = []
+    _log(f"training the orientation network on {int((z['t_tr'] >= 0).sum())} index crops")
+    model = train_orientation(
+        z["x_tr"], z["t_tr"], (x_va[t_va >= 0], t_va[t_va >= 0]), epochs, a.seed, out, a.orient_minutes * 60, log
+    )
+    _log_time_cap("orientation", len(log), epochs)
+    held = accuracy(model, x_ho[t_ho >= 0], t_ho[t_ho >= 0])
+    export_onnx(model, out / "export" / ORIENTATION, CROP_SIZE)
+    _log(f"orientation: held-out designs {held:.4f}")
+    return {
+        "heldout_acc": held,
+        "heldout_crops": int((t_ho >= 0).sum()),
+        "epochs": log,
+        "epochs_planned": epochs,
+        "orientation_data_s": data_s,
+        "orientation_train_s": sum(e["seconds"] for e in log),
+    }
 
 
 def _stage_detector(
@@ -625,6 +677,8 @@ def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
             "reject_class": REJECT_CLASS,
             **({"turned_class": TURNED_CLASS} if a.upright else {}),
         },
+        # which way up each index stands, for the photo's card vote (vision/recognise/orientation.py)
+        **({"orientation": {"file": ORIENTATION, "sure": 0.9}} if (out / "export" / ORIENTATION).exists() else {}),
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": a.seed,
         "held_out_designs": list(HELD_OUT),
@@ -641,6 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     a.cls_minutes = a.cls_minutes if a.cls_minutes is not None else (1.0 if quick else 52.0)
     det_epochs = a.epochs or (2 if quick else 30)
     cls_epochs = a.cls_epochs or (1 if quick else 40)
+    orient_epochs = a.orient_epochs or (1 if quick else 14)
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
@@ -717,6 +772,8 @@ def main(argv: list[str] | None = None) -> int:
         _log("classifier process done")
     if "quantize" in stages:
         _save_part(out, "quantize", _stage_quantize(a, out, n_cls, n_val, n_held))
+    if "orientation" in stages:
+        _save_part(out, "orientation", _stage_orientation(a, out, n_cls, n_val, n_held, orient_epochs))
     if "finish" in stages:
         export = out / "export"
         (export / "models.json").write_text(json.dumps(_manifest(a, out), indent=2) + "\n")
@@ -729,8 +786,7 @@ def main(argv: list[str] | None = None) -> int:
         (export / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
         if a.install:
             names = ["corner-detector.onnx", "corner-classifier.onnx", "models.json", "metrics.json"]
-            if (export / QUANTIZED_CLASSIFIER).exists():
-                names.append(QUANTIZED_CLASSIFIER)
+            names += [name for name in (QUANTIZED_CLASSIFIER, ORIENTATION) if (export / name).exists()]
             for name in names:
                 shutil.copy(export / name, MODELS_DIR / name)
             _log(f"installed into {MODELS_DIR}")
