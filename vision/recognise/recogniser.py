@@ -117,12 +117,13 @@ class OnnxRecogniser:
             return []
         crops = self.classifier.crops(bgr, boxes)
         probs = self.classifier.probabilities(crops)
+        real = np.ones(len(boxes), bool)
         if self.manifest.classifier.reject_class is not None:
             # The last class says "no index here" (a pip, court art): such finds are dropped, and the
             # cards' probabilities stay as they are (already discounted by the doubt).
             real = probs[:, -1] < self.reject
-            boxes, probs, crops = boxes[real], probs[real], crops[real]
-        turns = self.orientation.turns(crops) if self.orientation is not None else [None] * len(boxes)
+            boxes, probs = boxes[real], probs[real]
+        turns = self.orientation.turns(crops[real]) if self.orientation is not None else [None] * len(boxes)
         probs = self.classifier.in_context(bgr, boxes, probs)
         if self.manifest.classifier.reject_class is not None:
             probs = probs[:, :-1]
