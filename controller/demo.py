@@ -328,7 +328,7 @@ class Demo:
                 process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
                 if not is_play:
                     if self.makao:
-                        settle(lambda: referee.mgame is not None, 8)
+                        self._start_until_read(action, referee, renderer, process, settle, RPlace, RPickUp)
                     else:
                         settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
                     continue
@@ -407,6 +407,38 @@ class Demo:
             process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
         # Still not read: the operator enters it.
+        self.stats.entered += 1
+        referee.submit(EnterCard(action.seat, action.card))
+
+    def _start_until_read(
+        self,
+        action: Place,
+        referee: Any,
+        renderer: Any,
+        process: Callable[[list[Any]], None],
+        settle: Callable[..., bool],
+        RPlace: Any,
+        RPickUp: Any,
+    ) -> None:
+        """Wait for the table to read the Makao starter (just placed); like a dealer who hears it named
+        wrong, take it back with a long press and place it again, and have the operator enter it last."""
+
+        def started() -> bool:
+            return referee.mgame is not None
+
+        for attempt in range(self.opts.max_retries + 1):
+            settle(started, 8)
+            if started() and referee.mgame.top == action.card:
+                return
+            if started():  # read as another card: taken back before anyone plays on it
+                self.stats.misreads += 1
+                self.stats.player_corrections += 1
+                referee.submit(SeatButton(action.seat, Press.LONG))
+            if attempt == self.opts.max_retries:
+                break
+            self.stats.replaced += 1
+            process(renderer.apply(RPickUp(action.card, seat=action.seat)))
+            process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
 

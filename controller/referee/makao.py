@@ -5,7 +5,9 @@ the starter. Each card that lands afterwards belongs to the player to move; seve
 laid in a row are one play. A short press by that player ends the play ("done"); for a jack or an ace
 the first short press opens the demand choice (next short presses cycle: no demand, then the ranks or
 suits; a long press confirms). A short press with nothing laid means: draw (or accept the pending
-penalty or skip, or pass after a draw). A long press takes back the player's last action.
+penalty or skip, or pass after a draw). A long press takes back the player's last action, and before
+the first play the starter: the table says which card it read as the starter, and every later card is
+judged against it, so a misread starter must be put right before anyone plays.
 
 The engine checks every play and keeps the cards each player holds; the referee announces whose turn
 it is, each card accepted, the proven violations, the pending penalty, skips and demands, who is out
@@ -131,6 +133,9 @@ class MakaoReferee(Referee):
     def _begin(self, starter: Card) -> None:
         self.mgame = MakaoGame.table(self.rules, self.players, [starter])
         self.say(HandStarted(hand=0, dealer=0, preset=self.preset))
+        # Every later card is judged against the starter, so the table says what it read: a misread
+        # starter is taken back with a long press before the first play (see _undo).
+        self.say(Prompt(None, f"starter {starter}; a long press takes it back if that is not the card"))
         self._announce_turn()
 
     # ------------------------------------------------------------------ inputs
@@ -176,8 +181,10 @@ class MakaoReferee(Referee):
             self.say(Prompt(self.pending_seat, "press your button when your play is done", reminder=True))
 
     def _on_unreadable(self, ev: UnreadableCard) -> None:
-        if ev.zone == PILE and self.mgame is not None and not self.paused:
-            self.say(AskReplace(PILE, self.mgame.to_move))
+        if ev.zone == PILE and not self.paused:
+            # Before the game the card is the starter, turned up by the dealer: it is asked about too,
+            # or the first card played would be taken for it.
+            self.say(AskReplace(PILE, self.mgame.to_move if self.mgame is not None else None))
 
     def _on_enter(self, cmd: EnterCard) -> None:
         if self.mgame is None:
@@ -284,8 +291,13 @@ class MakaoReferee(Referee):
                 self.pending_seat, self.choosing = None, None
             self.say(Correction(seat, card, None, "undo"))
             return
-        if game is None or not self.turns:
+        if game is None:
             self.say(Prompt(None, "nothing to undo"))
+            return
+        if not self.turns:  # only the starter so far: take it back, the next card on the pile starts
+            self.mgame, self.over = None, False
+            self.say(Correction(None, game.top, None, "undo the starter"))
+            self.say(Prompt(None, "turn the starter card face up on the pile"))
             return
         game.pop()
         seat, action = self.turns.pop()

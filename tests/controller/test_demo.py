@@ -101,3 +101,61 @@ def test_a_makao_game_through_the_pipeline(tmp_path: Path) -> None:
     )
     assert report["misreads_uncorrected"] == 0
     assert report["scores"] == report["true_scores"] and report["check_agrees"]
+
+
+def test_a_misread_makao_starter_is_taken_back_and_the_game_still_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every card is judged against the starter: read as the other suit of its colour until it has once
+    left the camera's view, the starter is heard named wrong, taken back with a long press and placed
+    again, and the whole game is still refereed as the bots played it."""
+    from collections.abc import Sequence
+    from dataclasses import replace
+
+    import numpy as np
+
+    from controller.demo import TruthRecogniser
+    from controller.simulation import script_makao
+    from engine.cards import Card, Suit
+    from vision.detections import Detection, Region
+
+    starter = script_makao(seed=2, players=("Ada", "Ben", "Cem"))[1].game.starter[-1]
+    other = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}
+    twin = Card(starter.rank, other[starter.suit])
+    truth_detect = TruthRecogniser.detect
+    seen = {"on": False, "gone": False}
+
+    def misreading(
+        self: TruthRecogniser,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+    ) -> list[Detection]:
+        found = truth_detect(self, image, regions, within=within)
+        if any(d.card == starter for d in found):
+            seen["on"] = True
+        elif seen["on"]:
+            seen["gone"] = True
+        if seen["gone"]:
+            return found
+        return [replace(d, card=twin, candidates=((twin, 0.97),)) if d.card == starter else d for d in found]
+
+    monkeypatch.setattr(TruthRecogniser, "detect", misreading)
+    report = run_demo(
+        DemoOptions(
+            game="makao",
+            players=3,
+            seed=2,
+            out=tmp_path,
+            recogniser="truth",
+            feed=False,
+            quiet=True,
+            headless=True,
+            display_png=False,
+        )
+    )
+    assert seen["gone"] and report["misreads"] == 1 and report["replaced_by_player"] >= 1
+    assert report["misreads_uncorrected"] == 0
+    assert report["scores"] == report["true_scores"] and report["check_agrees"]
+    assert json.loads(Path(report["record"]).read_text())["starter"] == [str(starter)]

@@ -125,3 +125,27 @@ def test_a_restarted_makao_referee_resumes_from_its_journal(tmp_path: Path) -> N
         second.submit(item)
     second.close()
     assert second.record() == whole.record()
+
+
+def test_the_starter_read_is_said_and_a_misread_one_is_taken_back_before_anyone_plays() -> None:
+    ref, heard = referee()
+    ref.submit(pile("9S"))  # the dealer turned up 9C; the camera read a spade
+    assert any("starter 9S" in p.message for p in heard.of(Prompt))
+    ref.submit(SeatButton(0, Press.LONG))  # taken back before the first play
+    assert heard.of(Correction)[-1] == Correction(None, C("9S"), None, "undo the starter")
+    assert ref.state().phase == "starter"
+    ref.submit(pile("9C"))  # placed again, read right
+    ref.submit(pile("QC"))
+    ref.submit(SeatButton(0, Press.SHORT))
+    record = ref.record()
+    assert record["starter"] == ["9C"] and record["turns"] == [{"seat": 0, "action": "play", "cards": ["QC"]}]
+
+
+def test_an_unreadable_starter_is_asked_about_and_the_game_waits_for_it() -> None:
+    from controller.announcements import AskReplace
+    from vision.events import UnreadableCard
+
+    ref, heard = referee()
+    ref.submit(UnreadableCard("pile"))
+    assert heard.of(AskReplace)[-1] == AskReplace("pile", None)
+    assert ref.state().phase == "starter" and not heard.of(TurnTo)
