@@ -309,6 +309,11 @@ class Demo:
                 if not opts.headless and spent < 1 / opts.fps:
                     time.sleep(1 / opts.fps - spent)  # a watcher sees the game at camera speed
 
+        def place_again(action: Place) -> None:
+            """The player picks the card up and lays it down again, where the table asked."""
+            process(renderer.apply(RPickUp(action.card, seat=action.seat)))
+            process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
+
         def settle(done: Callable[[], bool], limit: int = 12) -> bool:
             for _ in range(limit):
                 if done():
@@ -328,13 +333,11 @@ class Demo:
                 process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
                 if not is_play:
                     if self.makao:
-                        self._start_until_read(action, referee, renderer, process, settle, RPlace, RPickUp)
+                        self._start_until_read(action, referee, settle, place_again)
                     else:
                         settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
                     continue
-                self._play_until_accepted(
-                    action, referee, renderer, process, settle, accepted_before, asks_before, RPlace, RPickUp
-                )
+                self._play_until_accepted(action, referee, settle, place_again, accepted_before, asks_before)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Collect):
@@ -363,13 +366,10 @@ class Demo:
         self,
         action: Place,
         referee: Any,
-        renderer: Any,
-        process: Callable[[list[Any]], None],
         settle: Callable[..., bool],
+        place_again: Callable[[Place], None],
         accepted_before: int,
         asks_before: int,
-        RPlace: Any,
-        RPickUp: Any,
     ) -> None:
         """Wait for the table to take the card; pick, re-place, correct or enter it like a player would."""
         for attempt in range(self.opts.max_retries + 1):
@@ -404,21 +404,13 @@ class Demo:
             self.stats.replaced += 1
             accepted_before = len(self.heard.of(CardAccepted))
             asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
-            process(renderer.apply(RPickUp(action.card, seat=action.seat)))
-            process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
+            place_again(action)
         # Still not read: the operator enters it.
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
 
     def _start_until_read(
-        self,
-        action: Place,
-        referee: Any,
-        renderer: Any,
-        process: Callable[[list[Any]], None],
-        settle: Callable[..., bool],
-        RPlace: Any,
-        RPickUp: Any,
+        self, action: Place, referee: Any, settle: Callable[..., bool], place_again: Callable[[Place], None]
     ) -> None:
         """Wait for the table to read the Makao starter (just placed); like a dealer who hears it named
         wrong, take it back with a long press and place it again, and have the operator enter it last."""
@@ -437,8 +429,7 @@ class Demo:
             if attempt == self.opts.max_retries:
                 break
             self.stats.replaced += 1
-            process(renderer.apply(RPickUp(action.card, seat=action.seat)))
-            process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
+            place_again(action)
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
 
