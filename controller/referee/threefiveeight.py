@@ -3,7 +3,8 @@
 It turns what the camera and the buttons report into a refereed game, in the engine's table mode
 (hands unknown): who deals and the targets; who holds 2♣ when the preset decides the 8 by it; the
 exchange instructions; the declarer's contract (cycled with short presses and confirmed with a long
-press, shown as a card of the suit in his zone, or entered by the operator); "pas"; the kitty; then
+press, proposed by a card of the suit shown in his zone and confirmed the same way, or entered by the
+operator); "pas"; the kitty; then
 each trick: whose turn, the card accepted (or rejected: out of turn, wrong zone, impossible), the
 revokes the engine can prove, the winner, and a wait until the zones are cleared before the next lead;
 at the end of the hand the score with the audit; then the next hand until the session ends.
@@ -341,10 +342,17 @@ class ThreeFiveEightReferee(Referee):
         if self.phase in (Phase.EXCHANGE, Phase.CONTRACT) and self.hand is not None and seat == self.hand.eight:
             # A card shown by the declarer names the contract by its suit.
             self.felt[ev.zone].remove(ev.card)
-            if ev.card.suit.value in self._contract_options():
-                self._declare(ev.card.suit.value)
-            else:
+            options = self._contract_options()
+            if ev.card.suit.value not in options:
                 self._reject(ev.zone, ev.card, seat, "that suit is not a contract now")
+            elif self.phase is Phase.CONTRACT:
+                # Proposed, not declared: the suit is what the camera misreads most (clubs for spades),
+                # and a contract cannot be taken back once declared. The declarer hears the suit read
+                # and confirms it with the long press, or moves on with short presses.
+                self.choice = options.index(ev.card.suit.value)
+                self.say(Prompt(seat, f"contract {ev.card.suit.noun}? long press to confirm, short press for another"))
+            else:
+                self._declare(ev.card.suit.value)
             return
         if self.phase is Phase.KITTY and not self.kitty_then_exchange:
             self._open_play()

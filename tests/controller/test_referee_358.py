@@ -9,6 +9,7 @@ from controller.announcements import (
     AskReplace,
     CardAccepted,
     CardRejected,
+    ContractDeclared,
     Correction,
     GameOver,
     HandScored,
@@ -277,3 +278,18 @@ def test_a_weak_alternative_reading_does_not_explain_away_a_revoke() -> None:
     ref.submit(placed(1, "4S", ("4C", 0.1)))  # 4S proves the revoke; a 10% "4C" must not hide it
     assert heard.of(CardAccepted)[-1].card == C("4S")
     assert [v.rule for v in heard.of(ViolationFound)] == ["follow-suit"]
+
+
+def test_a_card_shown_for_the_contract_proposes_its_suit_and_the_declarer_confirms() -> None:
+    """The suit is what the camera misreads most: a club shown for the contract and read as a spade is
+    heard as "spades?", and the declarer moves on to clubs with short presses before confirming."""
+    ref, heard = referee()
+    assert ref.phase is Phase.CONTRACT and ref.hand is not None and ref.hand.eight == 0
+    ref.submit(placed(0, "QS"))  # Ada shows QC, read as QS
+    assert "contract spades?" in heard.of(Prompt)[-1].message
+    assert not heard.of(ContractDeclared) and ref.phase is Phase.CONTRACT
+    for _ in range(3):  # spades -> hearts -> diamonds -> clubs
+        ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(SeatButton(0, Press.LONG))
+    assert heard.of(ContractDeclared) == [ContractDeclared(0, "C")]
+    assert ref.phase is not Phase.CONTRACT
