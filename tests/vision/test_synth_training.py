@@ -51,3 +51,9 @@ def test_a_negative_count_of_area_faced_epochs_is_refused_by_name(capsys):
 def test_unknown_stage_is_refused_by_name(capsys):
     assert main(["--stages", "faces,polish"]) == 2
     assert "polish" in capsys.readouterr().err
+
+
+def test_the_orientation_stage_without_the_classifiers_crops_is_refused_by_name(tmp_path, capsys):
+    assert main(["--stages", "orientation", "--out", str(tmp_path)]) == 2
+    assert "run the classifier stage first" in capsys.readouterr().err
+    assert not (tmp_path / "export" / "corner-orientation.onnx").exists()

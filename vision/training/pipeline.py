@@ -521,6 +521,16 @@ def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_
 ORIENTATION = "corner-orientation.onnx"
 
 
+def _orientation_crops_missing(cache: Path) -> str:
+    """Why the orientation stage cannot run on its own in this folder ("" when it can): it reads the
+    classifier's cached crops, with each index's turns to upright."""
+    if not cache.exists():
+        return f"the orientation stage reads the classifier's crops ({cache}): run the classifier stage first"
+    if "t_tr" not in np.load(cache).files:
+        return f"{cache} was cut before crops kept their turns: delete it and run the classifier stage again"
+    return ""
+
+
 def _stage_orientation(
     a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int, epochs: int
 ) -> dict[str, object]:
@@ -529,14 +539,7 @@ def _stage_orientation(
     validation scenes, and its accuracy on the held-out designs' reported beside it."""
     from .orientation import accuracy, export_onnx, train_orientation
 
-    cache = _crops_cache(a, out, n_cls, n_val, n_held)
-    if not cache.exists():
-        raise SystemExit(
-            f"the orientation stage reads the classifier's crops ({cache}); run the classifier stage first"
-        )
-    z = np.load(cache)
-    if "t_tr" not in z.files:
-        raise SystemExit(f"{cache} was cut before crops kept their turns; delete it and run the classifier stage again")
+    z = np.load(_crops_cache(a, out, n_cls, n_val, n_held))  # (main checked it is there, with the turns)
     t = time.monotonic()
     cfg = _cls_cfg(a)
     x_va, _, t_va = make_crops(range(_CLS_VAL, _CLS_VAL + n_val * 2), _train_designs(a), cfg, a.workers)
@@ -736,6 +739,12 @@ def main(argv: list[str] | None = None) -> int:
             float_export(a.cls_init)
         except ValueError as exc:
             print(f"--cls-init: {exc}", file=sys.stderr)
+            return 2
+
+    if "orientation" in stages and "classifier" not in stages:  # refused now, not after minutes of work
+        problem = _orientation_crops_missing(_crops_cache(a, out, n_cls, n_val, n_held))
+        if problem:
+            print(problem, file=sys.stderr)
             return 2
 
     if "faces" in stages:
