@@ -395,10 +395,7 @@ class Demo:
                     ):
                         self.stats.first_time_right += 1
                     return
-                # The table announced the wrong card: the player takes it back and places it again.
-                self.stats.misreads += 1
-                self.stats.player_corrections += 1
-                referee.submit(SeatButton(action.seat, Press.LONG))
+                self._take_back(action, referee)  # the table announced the wrong card
             if attempt == self.opts.max_retries:
                 break
             self.stats.replaced += 1
@@ -423,15 +420,20 @@ class Demo:
             if started() and referee.mgame.top == action.card:
                 return
             if started():  # read as another card: taken back before anyone plays on it
-                self.stats.misreads += 1
-                self.stats.player_corrections += 1
-                referee.submit(SeatButton(action.seat, Press.LONG))
+                self._take_back(action, referee)
             if attempt == self.opts.max_retries:
                 break
             self.stats.replaced += 1
             place_again(action)
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
+
+    def _take_back(self, action: Place, referee: Any) -> None:
+        """The table named ``action``'s card wrong: its player takes it back with a long press (then places
+        it again, or the operator enters it), which the report counts as a misread corrected."""
+        self.stats.misreads += 1
+        self.stats.player_corrections += 1
+        referee.submit(SeatButton(action.seat, Press.LONG))
 
     def _pick_with_button(self, action: Place, referee: Any) -> bool:
         """The table could not read the card and offers its guesses: the player picks his card with the
