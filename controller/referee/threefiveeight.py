@@ -169,6 +169,7 @@ class ThreeFiveEightReferee(Referee):
         hand = self.session.new_hand(declarer=eight)
         self.hand = hand
         self.exchange_give = None
+        self.choice = -1  # no contract proposed yet (a long press during the exchange confirms only one)
         self.hand_index += 1
         self.trick_winners = {k: v for k, v in self.trick_winners.items() if k[0] != self.hand_index}
         self.say(
@@ -339,20 +340,25 @@ class ThreeFiveEightReferee(Referee):
             else:
                 self._reject(ev.zone, ev.card, seat, "show 2♣ (or your lowest club) to decide the 8")
             return
-        if self.phase in (Phase.EXCHANGE, Phase.CONTRACT) and self.hand is not None and seat == self.hand.eight:
-            # A card shown by the declarer names the contract by its suit.
+        if (
+            self.phase in (Phase.EXCHANGE, Phase.CONTRACT)
+            and self.hand is not None
+            and self.hand.contract is None
+            and seat == self.hand.eight
+        ):
+            # A card shown by the declarer proposes the contract by its suit. Proposed, not declared:
+            # the suit is what the camera misreads most (clubs for spades), and a contract cannot be
+            # taken back once declared (the declarer sees the kitty next). He hears the suit read and
+            # confirms it with the long press; in the contract phase short presses move on to the next
+            # contract, during the exchange they still say "exchange done".
             self.felt[ev.zone].remove(ev.card)
             options = self._contract_options()
             if ev.card.suit.value not in options:
                 self._reject(ev.zone, ev.card, seat, "that suit is not a contract now")
-            elif self.phase is Phase.CONTRACT:
-                # Proposed, not declared: the suit is what the camera misreads most (clubs for spades),
-                # and a contract cannot be taken back once declared. The declarer hears the suit read
-                # and confirms it with the long press, or moves on with short presses.
-                self.choice = options.index(ev.card.suit.value)
-                self.say(Prompt(seat, f"contract {ev.card.suit.noun}? long press to confirm, short press for another"))
-            else:
-                self._declare(ev.card.suit.value)
+                return
+            self.choice = options.index(ev.card.suit.value)
+            more = ", short press for another" if self.phase is Phase.CONTRACT else ""
+            self.say(Prompt(seat, f"contract {ev.card.suit.noun}? long press to confirm{more}"))
             return
         if self.phase is Phase.KITTY and not self.kitty_then_exchange:
             self._open_play()
@@ -514,6 +520,9 @@ class ThreeFiveEightReferee(Referee):
         if hand is None:
             return
         if self.phase is Phase.EXCHANGE:
+            if press.press is Press.LONG and seat == hand.eight and hand.contract is None and self.choice >= 0:
+                self._declare(self._contract_options()[self.choice])  # the contract proposed by a shown card
+                return
             if press.press is Press.SHORT and self.exchange_give is not None and seat == self.exchange_give[1]:
                 self._exchange_card(self.exchange_give[2])  # he had no higher card: the card itself goes back
                 return

@@ -269,6 +269,30 @@ def test_an_exchange_shown_in_the_exchange_zone_is_checked() -> None:
     assert "3D" in bad.reason
 
 
+def test_a_card_shown_for_the_contract_during_the_exchange_is_proposed_not_declared() -> None:
+    """Hand 2 of sergeant-major opens with the exchange. A card the declarer shows in his zone there used
+    to declare at once, so a club read as a spade set spades for the hand with no way back; now it is
+    proposed, his long press declares it, and a long press with nothing proposed (the choice left from
+    hand 1) declares nothing."""
+    actions, _truth = script_358("sergeant-major", seed=3, hands=1)
+    ref, heard = referee()
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    assert ref.hand is not None and phase(ref) is Phase.EXCHANGE
+    eight = ref.hand.eight
+    declared = len(heard.of(ContractDeclared))
+    ref.submit(SeatButton(eight, Press.LONG))  # nothing shown yet this hand
+    assert len(heard.of(ContractDeclared)) == declared and phase(ref) is Phase.EXCHANGE
+    ref.submit(placed(eight, "QS"))  # QC shown, read as QS
+    assert heard.of(Prompt)[-1].message == "contract spades? long press to confirm"
+    assert len(heard.of(ContractDeclared)) == declared and ref.hand.contract is None
+    ref.submit(placed(eight, "QC"))  # shown again, read right this time
+    assert heard.of(Prompt)[-1].message == "contract clubs? long press to confirm"
+    ref.submit(SeatButton(eight, Press.LONG))
+    assert heard.of(ContractDeclared)[-1] == ContractDeclared(eight, "C")
+    assert ref.hand.contract is not None and ref.hand.contract.value == "C"
+
+
 def test_a_weak_alternative_reading_does_not_explain_away_a_revoke() -> None:
     ref, heard = in_play("D")
     for seat, card in ((0, "AS"), (1, "2H"), (2, "3S")):
