@@ -282,6 +282,38 @@ def test_train_without_its_pipeline_says_so(
     assert "cardtable vision train:" in capsys.readouterr().err
 
 
+def test_synth_in_a_fresh_checkout_renders_the_faces_it_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``data/faces/`` is not committed: a fresh clone's ``cardtable vision synth`` used to stop at "no
+    face 5H for design ...: render it first". It renders (and for a vector deck measures) what it draws."""
+    from vision.synth import faces
+
+    cache = tmp_path / "faces"
+    monkeypatch.setattr(faces, "CACHE_DIR", cache)
+    out = tmp_path / "set"
+    assert main(["vision", "synth", str(out), "--count", "2", "--designs", "drawn-03", "--seed", "4"]) == 0
+    capsys.readouterr()
+    assert len(list((cache / "drawn-03").glob("*.png"))) >= 52
+    samples = Dataset.load(out).samples
+    assert len(samples) == 2 and all(s.subset == "drawn-03" for s in samples)
+    assert any(s.corners for s in samples)  # (a scene may be an empty table)
+
+
+def test_synth_without_the_debian_decks_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from vision.synth import faces
+
+    monkeypatch.setattr(faces, "CACHE_DIR", tmp_path / "faces")
+    monkeypatch.setattr(shutil, "which", lambda _name: None)  # no rsvg-convert
+    assert main(["vision", "synth", str(tmp_path / "set"), "--count", "1", "--designs", "anglo_modern"]) == 2
+    err = capsys.readouterr().err
+    assert "anglo_modern" in err and "scripts/train-deps.sh" in err and "Traceback" not in err
+
+
 def test_synth_writes_a_held_out_set_that_eval_reads(
     tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,8 @@ recogniser reads a wide camera frame, with and without tiling. ``saved_square=16
 writes what the real development photos are: a frame of that shape (two scenes side by side, turned
 upright for a portrait shape) squashed into a ``size`` square, to measure the pixel-aspect search
 (:mod:`vision.recognise.aspect`) on scenes with known answers. Rendering needs the card faces
-(``data/faces/``, made by training's face renderer), so this is a development tool, not a runtime one.
+(``data/faces/``, rendered and measured here on first use as training does, from the Debian decks that
+``scripts/train-deps.sh`` installs), so this is a development tool, not a runtime one.
 """
 
 from __future__ import annotations
@@ -43,12 +44,16 @@ def write_synthetic_set(
 
     ``area_faces`` draws the faces as :attr:`~vision.synth.scenes.SceneConfig.area_faces` does; the same
     seed lays the same cards in the same places either way."""
-    from vision.synth.faces import HELD_OUT
+    from vision.synth import faces
+    from vision.synth.corners import prepare_design
     from vision.synth.scenes import SceneConfig, render_scene
 
-    chosen = tuple(designs or HELD_OUT)
+    chosen = tuple(designs or faces.HELD_OUT)
     if saved_square is not None and not 0.5 <= saved_square <= 2.0:
         raise ValueError(f"a frame saved square must be between 1:2 and 2:1, not {saved_square:g}")
+    for design in chosen:  # a fresh checkout has no faces: render and measure what the scenes draw
+        if not (faces.ASSET_DIR / design / "index_boxes.json").is_file():  # (the demo deck comes committed)
+            prepare_design(design, faces.CACHE_DIR)
     scene_size = 720 if wide or saved_square is not None else size
     default = SceneConfig()
     scale = scene_size / default.size

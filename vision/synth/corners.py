@@ -27,9 +27,10 @@ import numpy as np
 
 from engine.cards import Card
 
-from .faces import CACHE_DIR, card_code, load_face
+from .drawn import is_drawn
+from .faces import CACHE_DIR, card_code, load_face, render_design
 
-__all__ = ["MEASURING_VERSION", "find_index", "is_measured", "measure_design"]
+__all__ = ["MEASURING_VERSION", "find_index", "is_measured", "measure_design", "prepare_design"]
 
 Box = tuple[int, int, int, int]
 
@@ -166,3 +167,17 @@ def is_measured(design: str, cache_dir: Path = CACHE_DIR) -> bool:
         and stamp.is_file()
         and stamp.read_text().strip() == str(MEASURING_VERSION)
     )
+
+
+def prepare_design(design: str, cache_dir: Path = CACHE_DIR) -> None:
+    """Render ``design``'s faces and measure its index boxes into ``cache_dir``, unless they are there.
+
+    Why: ``data/faces/`` is not committed, so a fresh checkout has neither, and both training and the
+    held-out sets (``cardtable vision synth``) draw scenes from them. A measurement made by other code is
+    made again (:func:`is_measured`); a drawn deck's boxes come with its drawing. A vector design needs
+    Debian's decks and ``rsvg-convert`` (``scripts/train-deps.sh``): without them
+    :class:`~vision.synth.faces.FaceError` says so.
+    """
+    render_design(design, cache_dir)
+    if not is_drawn(design) and not is_measured(design, cache_dir):
+        measure_design(design, cache_dir)

@@ -31,9 +31,9 @@ import numpy as np
 
 from engine.cards import Card
 from vision.argtypes import in_range, probability
-from vision.synth.corners import is_measured, measure_design
-from vision.synth.drawn import is_drawn, with_bleeding_courts
-from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_design, render_jokers
+from vision.synth.corners import prepare_design
+from vision.synth.drawn import with_bleeding_courts
+from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_jokers
 from vision.synth.scenes import SceneConfig
 
 from .cores import ThreadsWhenAlone
@@ -284,9 +284,7 @@ def _train_designs(a: argparse.Namespace) -> tuple[str, ...]:
 
 def _faces(jokers: bool, designs: tuple[str, ...]) -> None:
     for name in dict.fromkeys((*(n for n in DESIGNS if n not in NPM_DESIGNS), *DRAWN, *designs)):
-        render_design(name)  # a drawn deck writes its boxes as it draws them
-        if not is_drawn(name) and not is_measured(name):  # (a drawn deck's boxes come with its drawing)
-            measure_design(name)
+        prepare_design(name)
         if jokers:
             render_jokers(name)
 
