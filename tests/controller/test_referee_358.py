@@ -293,6 +293,26 @@ def test_a_card_shown_for_the_contract_during_the_exchange_is_proposed_not_decla
     assert ref.hand.contract is not None and ref.hand.contract.value == "C"
 
 
+def test_a_card_the_declarer_shows_in_the_exchange_after_the_contract_does_not_change_it() -> None:
+    """online-18 exchanges after the contract (and the kitty). A card the declarer put in his own zone
+    there used to be taken as a new contract and re-declared; the contract stands and the card is
+    refused as out of time."""
+    actions, _truth = script_358("online-18", seed=0, hands=1)
+    ref, heard = referee("online-18")
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    assert ref.hand is not None and phase(ref) is Phase.CONTRACT
+    eight = ref.hand.eight
+    ref.submit(DeclareContract("H"))
+    ref.submit(SeatButton(eight, Press.SHORT))  # kitty picked up and discarded
+    assert phase(ref) is Phase.EXCHANGE
+    declared = len(heard.of(ContractDeclared))
+    ref.submit(placed(eight, "QS"))
+    assert len(heard.of(ContractDeclared)) == declared
+    assert ref.hand.contract is not None and ref.hand.contract.value == "H"
+    assert heard.of(CardRejected)[-1].card == C("QS")
+
+
 def test_a_weak_alternative_reading_does_not_explain_away_a_revoke() -> None:
     ref, heard = in_play("D")
     for seat, card in ((0, "AS"), (1, "2H"), (2, "3S")):
