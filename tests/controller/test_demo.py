@@ -85,20 +85,23 @@ def test_default_demo_with_the_trained_models(tmp_path: Path) -> None:
     assert report["scores"] == report["true_scores"]
 
 
-def test_a_makao_game_through_the_pipeline(tmp_path: Path) -> None:
-    report = run_demo(
-        DemoOptions(
-            game="makao",
-            players=3,
-            seed=2,
-            out=tmp_path,
-            recogniser="truth",
-            feed=False,
-            quiet=True,
-            headless=True,
-            display_png=False,
-        )
+def makao_seed_2(out: Path) -> DemoOptions:
+    """Makao, three bots, seed 2, the labelled stand-in recogniser, nothing shown or published."""
+    return DemoOptions(
+        game="makao",
+        players=3,
+        seed=2,
+        out=out,
+        recogniser="truth",
+        feed=False,
+        quiet=True,
+        headless=True,
+        display_png=False,
     )
+
+
+def test_a_makao_game_through_the_pipeline(tmp_path: Path) -> None:
+    report = run_demo(makao_seed_2(tmp_path))
     assert report["misreads_uncorrected"] == 0
     assert report["scores"] == report["true_scores"] and report["check_agrees"]
 
@@ -142,19 +145,7 @@ def test_a_misread_makao_starter_is_taken_back_and_the_game_still_matches(
         return [replace(d, card=twin, candidates=((twin, 0.97),)) if d.card == starter else d for d in found]
 
     monkeypatch.setattr(TruthRecogniser, "detect", misreading)
-    report = run_demo(
-        DemoOptions(
-            game="makao",
-            players=3,
-            seed=2,
-            out=tmp_path,
-            recogniser="truth",
-            feed=False,
-            quiet=True,
-            headless=True,
-            display_png=False,
-        )
-    )
+    report = run_demo(makao_seed_2(tmp_path))
     assert seen["gone"] and report["misreads"] == 1 and report["replaced_by_player"] >= 1
     assert report["misreads_uncorrected"] == 0
     assert report["scores"] == report["true_scores"] and report["check_agrees"]
