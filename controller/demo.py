@@ -441,6 +441,9 @@ class Demo:
         guesses = getattr(referee, "unreadable", {}).get(action.where)
         if not guesses or action.card not in guesses:
             return False
+        asked = self.heard.of(AskReplace)
+        if not asked or asked[-1].seat != action.seat:  # the table takes it for another player's card:
+            return False  # his presses would mean something else (a long press: undo)
         for _ in range(guesses.index(action.card) + 1):
             referee.submit(SeatButton(action.seat, Press.SHORT))
         referee.submit(SeatButton(action.seat, Press.LONG))

@@ -18,7 +18,7 @@ falls back on the recogniser's next candidates.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.announcements import (
@@ -41,7 +41,7 @@ from controller.announcements import (
 from controller.commands import EnterCard
 from controller.feed.control import EndGame, Pause, Resume, Resync, Undo
 from controller.journal import Journal
-from controller.referee.base import Referee, choose_card
+from controller.referee.base import Referee, choose_card, settle_suit_doubt
 from controller.state import TableState
 from engine.cards import Card, Rank, Suit
 from engine.makao.actions import Accept, Action, Draw, Pass, Play, demand_text
@@ -101,6 +101,14 @@ class MakaoReferee(Referee):
         self.pending: list[Card] = []
         self.pending_seat: int | None = None
         self.choosing: int | None = None  # index into demand_options while the player chooses
+        self.unreadable: dict[str, tuple[Card, ...]] = {}
+        """The guesses for a card on the pile the table could not read, while its player picks it with
+        the button (short press: next guess, long press: accept), as at the 3-5-8 table."""
+        self.guess: dict[str, int] = {}
+        self.reopen: tuple[int, tuple[Card, ...]] | None = None
+        """A play that a card of another rank closed without its player's press (``_lay``), kept while
+        nothing else happened since: taking that card back opens the play again, so a misread second
+        card ("Cem plays 9S" for Ben's second six) does not leave Ben's play closed without it."""
         self.started = False
         self.over = False
         self.handlers = {
@@ -141,6 +149,7 @@ class MakaoReferee(Referee):
     # ------------------------------------------------------------------ inputs
 
     def _on_placed(self, ev: CardPlaced) -> None:
+        self.unreadable.pop(ev.zone, None)
         if self.paused:
             return
         if ev.zone != PILE:
@@ -157,20 +166,19 @@ class MakaoReferee(Referee):
         if game.is_over:
             self.say(CardRejected(PILE, first, "the game is over"))
             return
-        if self.choosing is not None:
-            self._commit(None)
-        if self.pending and first.rank != self.pending[0].rank:
-            self._commit(None)
-        on_pile = [c for c in game.pile] + self.pending
-
-        def possible(card: Card) -> bool:
-            return sum(1 for c in on_pile if c.same_face(card)) < self.decks
-
-        card, corrected = choose_card(first, candidates, possible)
+        self.unreadable.pop(PILE, None)  # whatever was asked about is answered by this card
+        card, corrected = choose_card(first, candidates, self._possible())
         if card is None:
             self.say(CardRejected(PILE, first, f"{first} is already on the pile"))
-            self.say(AskReplace(PILE, game.to_move))
+            self.say(AskReplace(PILE, self._laying_seat()))
             return
+        if self.pending and (self.choosing is not None or card.rank != self.pending[0].rank):
+            # A card of another rank (or one laid while a demand is being chosen) ends the open play: it
+            # is the next player's. Kept so that taking this card back opens the play again.
+            closed = (self.pending_seat, tuple(self.pending))
+            self._commit(None)
+            if closed[0] is not None:
+                self.reopen = (closed[0], closed[1])
         seat = game.to_move
         assert seat is not None
         if not self.pending:
@@ -180,11 +188,40 @@ class MakaoReferee(Referee):
         if len(self.pending) == 1:
             self.say(Prompt(self.pending_seat, "press your button when your play is done", reminder=True))
 
+    def _possible(self) -> Callable[[Card], bool]:
+        """Whether a card can be the one just laid: not while all its copies lie on the pile already."""
+        game = self.mgame
+        assert game is not None
+        on_pile = [*game.pile, *self.pending]
+        return lambda card: sum(1 for c in on_pile if c.same_face(card)) < self.decks
+
+    def _laying_seat(self) -> int | None:
+        """Who the card being laid on the pile belongs to: the player whose play is still open, else the
+        player to move."""
+        return self.pending_seat if self.pending else (self.mgame.to_move if self.mgame is not None else None)
+
     def _on_unreadable(self, ev: UnreadableCard) -> None:
-        if ev.zone == PILE and not self.paused:
-            # Before the game the card is the starter, turned up by the dealer: it is asked about too,
-            # or the first card played would be taken for it.
-            self.say(AskReplace(PILE, self.mgame.to_move if self.mgame is not None else None))
+        if ev.zone != PILE or self.paused:
+            return
+        game = self.mgame
+        if game is None:
+            # The starter, turned up by the dealer: asked about too, or the first card played would be
+            # taken for it. It is placed again (or entered by the operator).
+            self.say(AskReplace(PILE, None))
+            return
+        if game.is_over:
+            return
+        possible = self._possible()
+        settled = settle_suit_doubt(ev.best_guesses, possible)
+        if settled is not None:  # 7H or 7D, and 7D lies on the pile: it is 7H
+            log.info("pile: %s read, its suit in doubt; the other suit of its rank is on the pile", settled)
+            self._lay(settled, (), ev.t)
+            return
+        # A deck the models read poorly (a bare rank in the corner) would otherwise be placed again and
+        # again until the operator enters it: the player picks it from the guesses with his button.
+        self.unreadable[PILE] = tuple(c for c, _p in ev.best_guesses if possible(c))
+        self.guess[PILE] = -1
+        self.say(AskReplace(PILE, self._laying_seat()))
 
     def _on_enter(self, cmd: EnterCard) -> None:
         if self.mgame is None:
@@ -200,6 +237,9 @@ class MakaoReferee(Referee):
         if seat is None:
             if press.press is Press.LONG:
                 self._undo()
+            return
+        if PILE in self.unreadable and seat == self._laying_seat():
+            self._pick(seat, press.press)
             return
         if press.press is Press.LONG:
             if self.choosing is not None and seat == self.pending_seat:
@@ -233,6 +273,19 @@ class MakaoReferee(Referee):
             action = Draw()
         self._apply(seat, action)
 
+    def _pick(self, seat: int, press: Press) -> None:
+        """The player answers for the card on the pile the table could not read: a short press names the
+        next guess, a long press lays the one named."""
+        guesses = self.unreadable[PILE]
+        if not guesses:
+            self.say(Prompt(seat, "no guess for this card: place it again, or the operator enters it"))
+            return
+        if press is Press.SHORT:
+            self.guess[PILE] = (self.guess.get(PILE, -1) + 1) % len(guesses)
+            self.say(Prompt(seat, f"is it {guesses[self.guess[PILE]]}? long press to accept"))
+        elif self.guess.get(PILE, -1) >= 0:
+            self._lay(guesses[self.guess[PILE]], (), 0.0)
+
     # ------------------------------------------------------------------ applying
 
     def _commit(self, demand: Rank | Suit | None) -> None:
@@ -246,6 +299,8 @@ class MakaoReferee(Referee):
     def _apply(self, seat: int, action: Action) -> None:
         game = self.mgame
         assert game is not None
+        self.unreadable.pop(PILE, None)
+        self.reopen = None  # (``_lay`` sets it again after the play it closes)
         before_out = set(game.out_order)
         penalty, skip = game.penalty, game.skip
         violations = game.observe(seat, action)
@@ -284,13 +339,25 @@ class MakaoReferee(Referee):
 
     def _undo(self) -> None:
         game = self.mgame
+        self.unreadable.pop(PILE, None)
         if self.pending:
             card = self.pending.pop()
             seat = self.pending_seat
             if not self.pending:
                 self.pending_seat, self.choosing = None, None
             self.say(Correction(seat, card, None, "undo"))
+            if not self.pending and self.reopen is not None and game is not None:
+                # the card taken back had closed the play before it: that play is open again
+                seat, cards = self.reopen
+                self.reopen = None
+                game.pop()
+                self.turns.pop()
+                self.over = False
+                self.pending, self.pending_seat = list(cards), seat
+                shown = " ".join(str(c) for c in cards)
+                self.say(Prompt(seat, f"{self.players[seat]}'s play of {shown} is open again: lay the rest or press"))
             return
+        self.reopen = None
         if game is None:
             self.say(Prompt(None, "nothing to undo"))
             return

@@ -22,7 +22,7 @@ from engine.cards import Card
 from engine.check import check_record
 from engine.makao.records import record_of
 from hardware.events import Press, SeatButton
-from vision.events import CardPlaced
+from vision.events import CardPlaced, UnreadableCard
 
 NAMES = ("Ada", "Ben", "Cem")
 
@@ -143,9 +143,64 @@ def test_the_starter_read_is_said_and_a_misread_one_is_taken_back_before_anyone_
 
 def test_an_unreadable_starter_is_asked_about_and_the_game_waits_for_it() -> None:
     from controller.announcements import AskReplace
-    from vision.events import UnreadableCard
 
     ref, heard = referee()
     ref.submit(UnreadableCard("pile"))
     assert heard.of(AskReplace)[-1] == AskReplace("pile", None)
     assert ref.state().phase == "starter" and not heard.of(TurnTo)
+
+
+def unreadable(*guesses: tuple[str, float]) -> UnreadableCard:
+    return UnreadableCard("pile", best_guesses=tuple((C(c), p) for c, p in guesses))
+
+
+def test_an_unreadable_card_is_picked_with_the_players_button() -> None:
+    """A deck whose corner the models cannot read (a bare rank) used to be placed again and again until
+    the operator entered it; its player now picks it from the table's guesses, as at the 3-5-8 table."""
+    from controller.announcements import AskReplace
+
+    ref, heard = referee()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(unreadable(("9S", 0.4), ("9C", 0.3), ("6S", 0.1)))  # Ada laid 9C
+    assert heard.of(AskReplace)[-1] == AskReplace("pile", 0)
+    ref.submit(SeatButton(1, Press.SHORT))  # Ben's press is still Ben's: not his turn
+    assert "not your turn" in heard.of(Prompt)[-1].message
+    ref.submit(SeatButton(0, Press.SHORT))
+    assert heard.of(Prompt)[-1].message == "is it 9S? long press to accept"
+    ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(SeatButton(0, Press.LONG))
+    assert heard.of(CardAccepted)[-1].card == C("9C")
+    ref.submit(SeatButton(0, Press.SHORT))  # Ada: done, as after a card read by the camera
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["9C"]}]
+    assert heard.of(TurnTo)[-1].seat == 1
+
+
+def test_an_unreadable_card_whose_other_suit_lies_on_the_pile_is_the_one_left() -> None:
+    """7H or 7D, and the 7D is the starter: one deck holds one 7D, so the card is the 7H."""
+    from controller.announcements import AskReplace
+
+    ref, heard = referee()
+    ref.submit(pile("7D"))
+    ref.submit(unreadable(("7D", 0.5), ("7H", 0.4)))
+    assert heard.of(CardAccepted)[-1].card == C("7H") and not heard.of(AskReplace)
+    ref.submit(SeatButton(0, Press.SHORT))
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["7H"]}]
+
+
+def test_a_misread_card_of_another_rank_taken_back_opens_the_play_it_closed() -> None:
+    """Ben lays 6C, then 6S read as 9S: a card of another rank ends Ben's play and is taken for Cem's.
+    Ben's long press takes the 9S back and his play is open again, so the 6S joins it."""
+    ref, heard = referee()
+    ref.submit(pile("6H"))  # the starter
+    ref.submit(pile("7H"))
+    ref.submit(SeatButton(0, Press.SHORT))  # Ada: 7H
+    ref.submit(pile("7C"))  # Ben's first card
+    ref.submit(pile("9C"))  # Ben's second, 7S, read as 9C: Ben's play closes, 9C is taken for Cem's
+    assert heard.of(CardAccepted)[-1].seat == 2
+    ref.submit(SeatButton(1, Press.LONG))
+    assert heard.of(Correction)[-1] == Correction(2, C("9C"), None, "undo")
+    assert "Ben's play of 7C is open again" in heard.of(Prompt)[-1].message
+    ref.submit(pile("7S"))  # placed again, read right
+    ref.submit(SeatButton(1, Press.SHORT))
+    assert ref.record()["turns"][-1] == {"seat": 1, "action": "play", "cards": ["7C", "7S"]}
+    assert heard.of(TurnTo)[-1].seat == 2
