@@ -12,7 +12,9 @@ judged against it, so a misread starter must be put right before anyone plays.
 The engine checks every play and keeps the cards each player holds; the referee announces whose turn
 it is, each card accepted, the proven violations, the pending penalty, skips and demands, who is out
 and who lost. As in 3-5-8, a reading the rules prove impossible (a card already lying on the pile)
-falls back on the recogniser's next candidates.
+falls back on the recogniser's next candidates; a card the table cannot read is settled when the other
+suit of its rank lies on the pile, else its player picks it from the guesses with his button or places
+it again; and a misread card taken back reopens the play it had closed.
 """
 
 from __future__ import annotations
