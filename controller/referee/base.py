@@ -12,10 +12,11 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.announcements import Announcement, Announcer
+from controller.announcements import Announcement, Announcer, Prompt
 from controller.journal import Journal
 from controller.state import TableState
 from engine.cards import Card
+from hardware.events import Press
 
 __all__ = ["MIN_CANDIDATE_CONFIDENCE", "SUIT_PAIR_SHARE", "Referee", "choose_card", "settle_suit_doubt"]
 
@@ -110,6 +111,33 @@ class Referee:
         self.muted = False
         self.inputs = 0
         self.paused = False
+        self.unreadable: dict[str, tuple[Card, ...]] = {}
+        """Per zone, the guesses for a card there the table could not read, while its player picks it with
+        his button (:meth:`_pick_guess`)."""
+        self.guess: dict[str, int] = {}
+        """Per zone, which of those guesses the player's short presses have reached (-1: none yet)."""
+
+    def _ask_guesses(self, zone: str, guesses: Sequence[Card]) -> None:
+        """Keep ``guesses`` for the unreadable card in ``zone``; the caller announces ``AskReplace``."""
+        self.unreadable[zone] = tuple(guesses)
+        self.guess[zone] = -1
+
+    def _pick_guess(self, zone: str, seat: int, press: Press) -> Card | None:
+        """A press by the player whose card in ``zone`` the table could not read: a short press names the
+        next guess ("is it 9C? long press to accept"), a long press returns the one named (no longer
+        asked about), for the game to lay it. None while nothing is chosen."""
+        guesses = self.unreadable[zone]
+        if not guesses:
+            self.say(Prompt(seat, "no guess for this card: place it again, or the operator enters it"))
+            return None
+        if press is Press.SHORT:
+            self.guess[zone] = (self.guess.get(zone, -1) + 1) % len(guesses)
+            self.say(Prompt(seat, f"is it {guesses[self.guess[zone]]}? long press to accept"))
+            return None
+        if self.guess.get(zone, -1) < 0:
+            return None
+        del self.unreadable[zone]
+        return guesses[self.guess[zone]]
 
     # -- input ------------------------------------------------------------------------------------
 

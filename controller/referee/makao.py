@@ -103,10 +103,6 @@ class MakaoReferee(Referee):
         self.pending: list[Card] = []
         self.pending_seat: int | None = None
         self.choosing: int | None = None  # index into demand_options while the player chooses
-        self.unreadable: dict[str, tuple[Card, ...]] = {}
-        """The guesses for a card on the pile the table could not read, while its player picks it with
-        the button (short press: next guess, long press: accept), as at the 3-5-8 table."""
-        self.guess: dict[str, int] = {}
         self.reopen: tuple[int, tuple[Card, ...]] | None = None
         """A play that a card of another rank closed without its player's press (``_lay``), kept while
         nothing else happened since: taking that card back opens the play again, so a misread second
@@ -221,8 +217,7 @@ class MakaoReferee(Referee):
             return
         # A deck the models read poorly (a bare rank in the corner) would otherwise be placed again and
         # again until the operator enters it: the player picks it from the guesses with his button.
-        self.unreadable[PILE] = tuple(c for c, _p in ev.best_guesses if possible(c))
-        self.guess[PILE] = -1
+        self._ask_guesses(PILE, [c for c, _p in ev.best_guesses if possible(c)])
         self.say(AskReplace(PILE, self._laying_seat()))
 
     def _on_enter(self, cmd: EnterCard) -> None:
@@ -241,7 +236,9 @@ class MakaoReferee(Referee):
                 self._undo()
             return
         if PILE in self.unreadable and seat == self._laying_seat():
-            self._pick(seat, press.press)
+            card = self._pick_guess(PILE, seat, press.press)
+            if card is not None:
+                self._lay(card, (), 0.0)
             return
         if press.press is Press.LONG:
             if self.choosing is not None and seat == self.pending_seat:
@@ -274,19 +271,6 @@ class MakaoReferee(Referee):
         else:
             action = Draw()
         self._apply(seat, action)
-
-    def _pick(self, seat: int, press: Press) -> None:
-        """The player answers for the card on the pile the table could not read: a short press names the
-        next guess, a long press lays the one named."""
-        guesses = self.unreadable[PILE]
-        if not guesses:
-            self.say(Prompt(seat, "no guess for this card: place it again, or the operator enters it"))
-            return
-        if press is Press.SHORT:
-            self.guess[PILE] = (self.guess.get(PILE, -1) + 1) % len(guesses)
-            self.say(Prompt(seat, f"is it {guesses[self.guess[PILE]]}? long press to accept"))
-        elif self.guess.get(PILE, -1) >= 0:
-            self._lay(guesses[self.guess[PILE]], (), 0.0)
 
     # ------------------------------------------------------------------ applying
 

@@ -119,8 +119,6 @@ class ThreeFiveEightReferee(Referee):
         self.hand_index = -1
         self.felt: dict[str, list[Card]] = {seat_zone(s): [] for s in range(3)}
         self.collect: set[str] = set()
-        self.unreadable: dict[str, tuple[Card, ...]] = {}
-        self.guess: dict[str, int] = {}
         self.choice = -1
         self.exchange_waiting: set[int] = set()
         self.exchange_give: tuple[int, int, Card] | None = None  # a given card seen, awaiting the return
@@ -404,8 +402,7 @@ class ThreeFiveEightReferee(Referee):
         strong = [(c, p) for c, p in candidates if p >= STRONG_ALTERNATIVE or not possible(first)]
         card, corrected = choose_card(first, strong, possible, clean)
         if card is None:
-            self.unreadable[zone] = tuple(c for c, _p in candidates if possible(c))
-            self.guess[zone] = -1
+            self._ask_guesses(zone, [c for c, _p in candidates if possible(c)])
             self.say(CardRejected(zone, first, f"{first} was already played in this hand", seat))
             self.say(AskReplace(zone, seat))
             return
@@ -502,8 +499,7 @@ class ThreeFiveEightReferee(Referee):
             self.felt.setdefault(ev.zone, []).append(settled)
             self._play_from_zone(ev.zone, seat, settled, (), ev.t)
             return
-        self.unreadable[ev.zone] = tuple(c for c, _p in ev.best_guesses if c not in played)
-        self.guess[ev.zone] = -1
+        self._ask_guesses(ev.zone, [c for c, _p in ev.best_guesses if c not in played])
         self.say(AskReplace(ev.zone, seat))
 
     # ------------------------------------------------------------------ buttons and corrections
@@ -545,16 +541,8 @@ class ThreeFiveEightReferee(Referee):
             return
         zone = seat_zone(seat)
         if self.phase is Phase.PLAY and zone in self.unreadable and seat == hand.to_move:
-            guesses = self.unreadable[zone]
-            if not guesses:
-                self.say(Prompt(seat, "no guess for this card: place it again, or the operator enters it"))
-                return
-            if press.press is Press.SHORT:
-                self.guess[zone] = (self.guess.get(zone, -1) + 1) % len(guesses)
-                self.say(Prompt(seat, f"is it {guesses[self.guess[zone]]}? long press to accept"))
-            elif self.guess.get(zone, -1) >= 0:
-                card = guesses[self.guess[zone]]
-                del self.unreadable[zone]
+            card = self._pick_guess(zone, seat, press.press)
+            if card is not None:
                 self.felt.setdefault(zone, []).append(card)
                 self._play_from_zone(zone, seat, card, (), 0.0)
             return
