@@ -289,6 +289,45 @@ def test_a_jokers_corner_marks_become_reject_crops():
     assert (with_jokers == NOT_INDEX).sum() >= 3
 
 
+def test_a_keyboard_or_score_sheet_on_the_table_gives_decoys_where_it_shows_and_no_label_moves():
+    """Legends of keys and words of a score sheet are decoys where they show and no card covers them
+    (the marks lie under the cards); scenes without marks have none."""
+    cfg = SceneConfig(size=320, hand_probability=0.0, back_probability=0.0, marks_probability=1.0)
+    decoys = 0
+    for seed in range(8):
+        scene = render_scene(seed, [DEMO], cfg)
+        assert render_scene(seed, [DEMO], replace(cfg, marks_probability=0.0)).decoys == ()
+        gray = scene.image.mean(axis=2)
+        for x1, y1, x2, y2 in scene.decoys:
+            assert 0 <= x1 < x2 <= 319 and 0 <= y1 < y2 <= 319
+            patch = gray[round(y1) : round(y2) + 1, round(x1) : round(x2) + 1]
+            assert patch.max() - patch.min() > 15, f"seed {seed}: decoy {x1, y1, x2, y2} shows no ink"
+            for label in scene.labels:
+                lx1, ly1, lx2, ly2 = label.box
+                overlap = max(0.0, min(x2, lx2) - max(x1, lx1)) * max(0.0, min(y2, ly2) - max(y1, ly1))
+                assert overlap <= 0.5 * (x2 - x1) * (y2 - y1), f"seed {seed}: a decoy lies on {label.card}'s index"
+        decoys += len(scene.decoys)
+    assert decoys >= 8
+
+
+def test_marks_never_show_a_lone_rank_or_a_suit():
+    """A bare rank is what one held-out deck prints in its corner (tango_nuevo): teaching it as "not an
+    index" would cost that deck its cards, so no mark is a rank on its own."""
+    from vision.synth.marks import _KEY_WORDS, _LETTERS, _SHEET_WORDS
+
+    ranks = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+    assert not ranks & (set(_LETTERS) | set(_KEY_WORDS) | set(_SHEET_WORDS))
+    assert not set("\u2660\u2663\u2665\u2666") & set("".join(_KEY_WORDS + _SHEET_WORDS))
+
+
+def test_marks_on_the_table_become_reject_crops():
+    cfg = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
+    _, plain, _ = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
+    _, marked, _ = make_crops(range(4), [DEMO], replace(cfg, marks_probability=1.0), workers=1, negatives=0)
+    assert (plain == NOT_INDEX).sum() == 0
+    assert (marked == NOT_INDEX).sum() >= 4
+
+
 def test_jokers_are_rendered_once_per_design(tmp_path, monkeypatch):
     """A design tried once (jokers found or not) is not rendered again: no rsvg-convert needed."""
     import shutil

@@ -19,6 +19,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     started: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_kwargs: started.append(list(argv)))
     options = ["--out", str(tmp_path), "--seed", "5", "--jokers", "0.3", "--defocus", "0.5", "--cls-negatives", "3"]
+    options += ["--marks", "0.25"]
     options += ["--upright", "--ink-spread", "0.3", "--crop-margin", "0.8:1.5", "--cls-arch", "residual"]
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
     options += ["--npm-decks", "--cls-scene-size", "448", "--area-faces"]
@@ -34,6 +35,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     there = pipeline._args(argv[argv.index("-m") + 2 :])
     assert pipeline._cls_cfg(there) == pipeline._cls_cfg(here)
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
+    assert pipeline._cls_cfg(there).marks_probability == 0.25
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
     assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
     assert there.cls_arch == "residual"
@@ -65,6 +67,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     no spread ink."""
     cfg = pipeline._cls_cfg(pipeline._args([]))
     assert cfg.joker_probability == 0.0 and cfg.defocus_probability == 0.0 and cfg.stretch_probability == 0.5
+    assert cfg.marks_probability == 0.0
     assert pipeline._args([]).ink_spread == 0.0 and pipeline._args([]).hide_pip == 0.0
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
     assert (cfg.size, cfg.card_height, cfg.area_faces) == (288, (70.0, 240.0), False)
@@ -79,6 +82,11 @@ def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -
     swapped = [name for name in designs if name not in TRAIN_DESIGNS]
     assert len(designs) == len(TRAIN_DESIGNS) and swapped == [f"{n}-bleed" for n in BLEEDING]
     assert pipeline._manifest(a, tmp_path)["train_designs"] == list(designs)
+    assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
+
+
+def test_marks_on_the_table_cache_their_crops_apart(tmp_path: Path) -> None:
+    a = pipeline._args(["--marks", "0.3"])
     assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
 
 
@@ -126,7 +134,7 @@ def test_a_bad_range_is_refused_by_name(option: str, value: str, capsys: pytest.
     assert option in err and repr(value) in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("option", ["--jokers", "--defocus", "--ink-spread", "--hide-pip"])
+@pytest.mark.parametrize("option", ["--jokers", "--marks", "--defocus", "--ink-spread", "--hide-pip"])
 @pytest.mark.parametrize("value", ["1.5", "-0.1", "half"])
 def test_a_scene_chance_outside_0_to_1_is_refused_by_name(
     option: str, value: str, capsys: pytest.CaptureFixture[str]

@@ -21,6 +21,7 @@ import numpy as np
 from engine.cards import Card
 
 from .faces import corner_boxes, load_back, load_face, load_jokers
+from .marks import draw_marks
 
 __all__ = ["CornerLabel", "Scene", "SceneConfig", "render_scene", "texture"]
 
@@ -46,7 +47,8 @@ class Scene:
     seed: int
     design: str
     decoys: tuple[tuple[float, float, float, float], ...] = ()
-    """Boxes where a joker prints its corner mark, visible: things an index detector must pass over."""
+    """Boxes where a joker prints its corner mark, or a keyboard or score sheet its legends, visible:
+    things an index detector must pass over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,10 @@ class SceneConfig:
     """Chance that one of a scene's cards is a joker of its deck (when the deck has jokers): it has no
     index to label, and its corner lettering ("JOKER", a star) is where the real phone photos' false
     cards came from (read as a Q or a 3). Its corner marks are the scene's ``decoys``."""
+    marks_probability: float = 0.0
+    """Chance that a keyboard or a score sheet lies on the table under the cards
+    (:func:`vision.synth.marks.draw_marks`): the real webcam photos' keys were read as cards. Its
+    legends left in view are the scene's ``decoys``. Off for the shipped models (``--marks``)."""
 
 
 def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
@@ -317,6 +323,10 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
     card_h = float(np.exp(rng.uniform(lo, hi)))
     cards = [Card.from_index(int(i)) for i in rng.choice(52, size=n, replace=False)]
     joker, joker_at = _joker(rng, cfg, design, n)  # (draws nothing when jokers are off)
+    marks = None  # (and nothing for marks when they are off: the shipped scenes stay as they were)
+    if cfg.marks_probability > 0 and rng.random() < cfg.marks_probability:
+        marks = draw_marks(rng, size, cam, card_h)
+        canvas = canvas * (1 - marks.alpha[..., None]) + marks.image * marks.alpha[..., None]
     decoy_card = -1  # which card turned out a joker, face up
     places = _placements(rng, cfg, n, card_h)
     quads: list[list[np.ndarray]] = []
@@ -386,6 +396,11 @@ def render_scene(seed: int, designs: Sequence[str], cfg: SceneConfig | None = No
                     turns=turn,
                 )
             )
+    for box in marks.boxes if marks is not None else ():
+        x1, y1, x2, y2 = (round(v) for v in box)
+        under = top[y1 : y2 + 1, x1 : x2 + 1]
+        if under.size and float((under == -1).mean()) >= cfg.min_visible:  # not under a card or a hand
+            decoys.append(box)
     image = _photometric(rng, np.clip(canvas, 0, 255).astype(np.uint8), cfg, card_h)
     return Scene(image=image, labels=tuple(labels), seed=seed, design=design, decoys=tuple(decoys))
 

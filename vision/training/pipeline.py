@@ -97,6 +97,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "the shipped models saw none)",
     )
     p.add_argument(
+        "--marks",
+        type=probability,
+        default=0.0,
+        help="chance that a keyboard or a score sheet lies on the table under the cards, its legends rejects "
+        "for the classifier (default 0: the shipped models saw none)",
+    )
+    p.add_argument(
         "--defocus",
         type=probability,
         default=0.0,
@@ -324,6 +331,7 @@ def _det_cfg(a: argparse.Namespace) -> SceneConfig:
         card_height=(30.0 * a.imgsz / 320, 230.0 * a.imgsz / 320),
         stretch_probability=0.5,
         joker_probability=a.jokers,
+        marks_probability=a.marks,
         area_faces=a.area_faces,
     )
 
@@ -482,6 +490,7 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     stretch = f"-s{cfg.stretch_probability:g}" if cfg.stretch_probability else ""
     defocus = f"-d{cfg.defocus_probability:g}" if cfg.defocus_probability else ""
     jokers = f"-j{cfg.joker_probability:g}" if cfg.joker_probability else ""
+    marks = f"-k{cfg.marks_probability:g}" if cfg.marks_probability else ""
     turns = "-t" if a.upright else ""  # (the same crops, from a cache that keeps their turns)
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
@@ -489,7 +498,7 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     area = "-area" if cfg.area_faces else ""
     low, high = a.cls_card_height
     height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
-    settings = f"{stretch}{defocus}{jokers}{turns}{margin}{bleed}{npm}{area}{height}"
+    settings = f"{stretch}{defocus}{jokers}{marks}{turns}{margin}{bleed}{npm}{area}{height}"
     name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
@@ -815,8 +824,8 @@ def _start_classifier_process(
         argv += ["--widen-after", str(detector_done)]
     argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
     argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
-    argv += ["--jokers", str(a.jokers), "--defocus", str(a.defocus), "--ink-spread", str(a.ink_spread)]
-    argv += ["--soften", str(a.soften), "--hide-pip", str(a.hide_pip)]
+    argv += ["--jokers", str(a.jokers), "--marks", str(a.marks), "--defocus", str(a.defocus)]
+    argv += ["--ink-spread", str(a.ink_spread), "--soften", str(a.soften), "--hide-pip", str(a.hide_pip)]
     argv += ["--cls-card-height", f"{a.cls_card_height[0]}:{a.cls_card_height[1]}"]
     argv += ["--cls-scene-size", str(a.cls_scene_size)]
     argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
