@@ -101,7 +101,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         type=probability,
         default=0.0,
         help="chance that a keyboard or a score sheet lies on the table under the cards, its legends rejects "
-        "for the classifier (default 0: the shipped models saw none)",
+        "for the classifier (default 0: the shipped models saw none; 0.3 was tried on 4 Dec and lost fanned "
+        "rows of cards, see MODEL_CARD.md)",
     )
     p.add_argument(
         "--defocus",
