@@ -281,12 +281,20 @@ def test_a_joker_in_a_scene_is_never_labelled_and_its_corner_marks_are_decoys():
     assert decoys >= 6
 
 
-def test_a_jokers_corner_marks_become_reject_crops():
-    cfg = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
-    _, plain, _ = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
-    _, with_jokers, _ = make_crops(range(4), [DEMO], replace(cfg, joker_probability=1.0), workers=1, negatives=0)
+_CROPS_CFG = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
+
+
+@pytest.mark.parametrize(
+    ("decoyed", "at_least"),
+    [(replace(_CROPS_CFG, joker_probability=1.0), 3), (replace(_CROPS_CFG, marks_probability=1.0), 4)],
+    ids=["jokers", "marks"],
+)
+def test_decoys_a_joker_or_marks_on_the_table_become_reject_crops(decoyed: SceneConfig, at_least: int) -> None:
+    """A joker's corner lettering and the legends of a keyboard or a score sheet are "not an index"."""
+    _, plain, _ = make_crops(range(4), [DEMO], _CROPS_CFG, workers=1, negatives=0)
+    _, with_decoys, _ = make_crops(range(4), [DEMO], decoyed, workers=1, negatives=0)
     assert (plain == NOT_INDEX).sum() == 0
-    assert (with_jokers == NOT_INDEX).sum() >= 3
+    assert (with_decoys == NOT_INDEX).sum() >= at_least
 
 
 def test_a_keyboard_or_score_sheet_on_the_table_gives_decoys_where_it_shows_and_no_label_moves():
@@ -318,14 +326,6 @@ def test_marks_never_show_a_lone_rank_or_a_suit():
     ranks = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
     assert not ranks & (set(_LETTERS) | set(_KEY_WORDS) | set(_SHEET_WORDS))
     assert not set("\u2660\u2663\u2665\u2666") & set("".join(_KEY_WORDS + _SHEET_WORDS))
-
-
-def test_marks_on_the_table_become_reject_crops():
-    cfg = SceneConfig(size=288, hand_probability=0.0, back_probability=0.0, card_height=(70.0, 200.0))
-    _, plain, _ = make_crops(range(4), [DEMO], cfg, workers=1, negatives=0)
-    _, marked, _ = make_crops(range(4), [DEMO], replace(cfg, marks_probability=1.0), workers=1, negatives=0)
-    assert (plain == NOT_INDEX).sum() == 0
-    assert (marked == NOT_INDEX).sum() >= 4
 
 
 def test_jokers_are_rendered_once_per_design(tmp_path, monkeypatch):
