@@ -77,9 +77,13 @@ class Feed:
         self._outbox = Outbox(config.outbox)
         self._lock = threading.Lock()
         self._delivered = threading.Condition(self._lock)
-        self._inflight: dict[int, int | None] = {}  # mid -> event seq (None: status/state)
+        # mid -> what its acknowledgement settles: an event's seq (> 0), a queued state snapshot's
+        # ticket (< 0), or None (status, and the state put back after a reconnect).
+        self._inflight: dict[int, int | None] = {}
         self._early_acks: set[int] = set()
         self._unacked: set[int] = set()
+        self._unacked_states: set[int] = set()
+        self._state_tickets = 0
         self._connected = threading.Event()
         self._ready = False  # connected and paho's own resend done: the sender may publish
         self._online_mid: int | None = None
@@ -176,13 +180,20 @@ class Feed:
         payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         self._outbox.save_state(payload)
         self._last_state = payload
-        self._send(self.topics.state, payload, retain=True, seq=None)
+        with self._lock:
+            self._state_tickets += 1
+            ticket = -self._state_tickets
+        self._send(self.topics.state, payload, retain=True, seq=ticket)
 
     def wait_delivered(self, timeout: float = 10.0) -> bool:
-        """Block until the broker has acknowledged every event published so far (True) or timeout."""
+        """Block until the broker has acknowledged every event and state snapshot published so far.
+
+        True when it has; False at the timeout. The state counts too, so that a spectator who joins
+        after this returns is sure to be handed the latest snapshot as the retained one.
+        """
         deadline = time.monotonic() + timeout
         with self._delivered:
-            while self._unacked:
+            while self._unacked or self._unacked_states:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -235,10 +246,15 @@ class Feed:
             check_payload(body, hidden, where)
 
     def _send(self, topic: str, payload: str, *, retain: bool, seq: int | None) -> None:
-        """Queue a message for the sender thread (which keeps the order)."""
+        """Queue a message for the sender thread (which keeps the order).
+
+        ``seq``: an event's number (> 0), a state snapshot's ticket (< 0), or None (not waited on).
+        """
         with self._lock:
-            if seq is not None:
+            if seq is not None and seq > 0:
                 self._unacked.add(seq)
+            elif seq is not None:
+                self._unacked_states.add(seq)
             self._outgoing.append((topic, payload, retain, seq))
             self._wake.notify_all()
 
@@ -267,9 +283,12 @@ class Feed:
         """Record an acknowledgement; the caller holds ``self._lock``."""
         if seq is None:
             return
-        self._outbox.ack(seq)
-        self._unacked.discard(seq)
-        if not self._unacked:
+        if seq > 0:
+            self._outbox.ack(seq)
+            self._unacked.discard(seq)
+        else:
+            self._unacked_states.discard(seq)
+        if not self._unacked and not self._unacked_states:
             self._delivered.notify_all()
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:

@@ -114,6 +114,22 @@ def test_events_published_during_a_broker_outage_arrive_in_order(mosquitto: Mosq
     feed.close()
 
 
+def test_a_state_snapshot_counts_as_undelivered_until_the_broker_takes_it(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    feed = Feed(_config(mosquitto, tmp_path))
+    assert feed.wait_connected(10)
+    mosquitto.stop()
+    feed.publish_state({"game": "358", "hand": {"number": 2}})
+    assert not feed.wait_delivered(0.5)  # no events queued, but the snapshot has not reached a broker
+    mosquitto.start()
+    assert feed.wait_delivered(20)
+    late = Subscriber(mosquitto.tcp_port, ["cardtable/t1/state"])
+    late.wait_for(lambda: bool(late.on("cardtable/t1/state")), what="the retained state")
+    state = late.on("cardtable/t1/state")[0]
+    assert state.retain and state.json()["hand"] == {"number": 2}
+    late.close()
+    feed.close()
+
+
 def test_disabled_feed_is_a_null_feed() -> None:
     feed = Feed.open(FeedConfig(enabled=False))
     assert isinstance(feed, NullFeed)
