@@ -72,6 +72,7 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     assert pipeline._args([]).crop_margin == (1.0, 1.35)
     assert (cfg.size, cfg.card_height, cfg.area_faces) == (288, (70.0, 240.0), False)
     assert pipeline._train_designs(pipeline._args([])) == TRAIN_DESIGNS  # no court art behind an index
+    assert (pipeline._args([]).det_device, pipeline._args([]).det_batch) == ("cpu", 16)  # the 2-core recipe
 
 
 def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -> None:
@@ -195,3 +196,12 @@ def test_the_area_faced_pass_gets_what_is_left_of_the_budget() -> None:
     assert pipeline.area_finish_minutes(a, start + 87 * 60) == 0.0
     a.deadline = None  # not set: main() sets it from the command's start
     assert pipeline.area_finish_minutes(a, start + 87 * 60) == 30.0
+
+
+@pytest.mark.parametrize("value", ["0", "2000", "many"])
+def test_a_detector_batch_out_of_range_is_refused_by_name(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        pipeline._args(["--det-batch", value])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--det-batch" in err and "a batch of 1-1024 scenes" in err and "Traceback" not in err

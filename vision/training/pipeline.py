@@ -188,6 +188,18 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--det-init", type=Path, default=None, help="continue the detector from this checkpoint (.pt)")
     p.add_argument("--det-name", default="detector", help="run folder of the detector under --out")
     p.add_argument(
+        "--det-device",
+        default="cpu",
+        help="where the detector trains: cpu (default, the shipped recipe) or a CUDA device such as 0, when "
+        "a GPU is at hand; the classifier and data stages always run on the CPU",
+    )
+    p.add_argument(
+        "--det-batch",
+        type=in_range(int, 1, 1024, "a batch of 1-1024 scenes"),
+        default=16,
+        help="detector batch (default 16, the shipped recipe; a GPU keeps busy with more)",
+    )
+    p.add_argument(
         "--cls-init",
         type=Path,
         default=None,
@@ -590,12 +602,12 @@ def _stage_detector(
         data=str(data_yaml),
         epochs=epochs,
         imgsz=a.imgsz,
-        batch=16,
+        batch=a.det_batch,
         workers=a.workers,
         cache="ram",
         seed=a.seed,
         deterministic=True,
-        device="cpu",
+        device=a.det_device,
         project=str(out),
         name=a.det_name,
         exist_ok=True,
@@ -617,7 +629,15 @@ def _stage_detector(
     weights = out / a.det_name / "weights"
     best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
     det = YOLO(str(best))
-    held = det.val(data=str(data_yaml), split="test", imgsz=a.imgsz, batch=16, workers=a.workers, plots=False)
+    held = det.val(
+        data=str(data_yaml),
+        split="test",
+        imgsz=a.imgsz,
+        batch=16,
+        workers=a.workers,
+        device=a.det_device,
+        plots=False,
+    )
     metrics = {
         "heldout_precision": float(held.box.mp),
         "heldout_recall": float(held.box.mr),
