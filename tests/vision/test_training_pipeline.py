@@ -205,3 +205,27 @@ def test_a_detector_batch_out_of_range_is_refused_by_name(value: str, capsys: py
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "--det-batch" in err and "a batch of 1-1024 scenes" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["gpu", "cuda:0", "0,"])
+def test_a_detector_device_that_is_not_cpu_or_cuda_numbers_is_refused_by_name(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        pipeline._args(["--det-device", value])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--det-device" in err and repr(value) in err and "Traceback" not in err
+
+
+def test_a_cuda_detector_without_a_gpu_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    out = tmp_path / "run"
+    assert pipeline.main(["--stages", "detector-data,detector", "--det-device", "0", "--out", str(out)]) == 2
+    assert "--det-device 0: torch sees no CUDA device" in capsys.readouterr().err
+    assert not (out / "det").exists()  # no scenes were written

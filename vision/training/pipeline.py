@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -189,6 +190,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--det-name", default="detector", help="run folder of the detector under --out")
     p.add_argument(
         "--det-device",
+        type=_device,
         default="cpu",
         help="where the detector trains: cpu (default, the shipped recipe) or a CUDA device such as 0, when "
         "a GPU is at hand; the classifier and data stages always run on the CPU",
@@ -285,6 +287,13 @@ def _height_range(text: str) -> tuple[float, float]:
     """``LO:HI`` card heights in the classifier's scenes, 20 <= LO < HI <= 640 (and at most the scene's
     side: checked in :func:`_args`)."""
     return _range(text, "card heights", 20, 640, "40:240")
+
+
+def _device(text: str) -> str:
+    """``cpu`` or CUDA device numbers such as ``0`` or ``0,1`` (``--det-device``)."""
+    if text == "cpu" or re.fullmatch(r"\d+(,\d+)*", text):
+        return text
+    raise argparse.ArgumentTypeError(f"expected cpu or CUDA device numbers such as 0 or 0,1, not {text!r}")
 
 
 _scene_size = in_range(int, 160, 640, "a scene side of 160-640 whole pixels")
@@ -760,6 +769,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"training needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2
     torch.set_num_threads(a.torch_threads or max(1, os.cpu_count() or 1))
+    if a.det_device != "cpu" and not torch.cuda.is_available():  # refused now, not after the scenes are written
+        print(f"--det-device {a.det_device}: torch sees no CUDA device on this machine", file=sys.stderr)
+        return 2
     if a.cls_init is not None and a.cls_init.suffix == ".onnx":  # refused now, not after the crops are cut
         from .classifier import float_export
 
