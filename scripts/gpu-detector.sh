@@ -44,13 +44,19 @@ printf 'def read_csv(*args, **kwargs):\n    raise RuntimeError("polars is not on
 export PYTHONPATH="/tmp/site:/tmp/shim:$PWD"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 python3 -m vision.training.carry unpack .devcarry/faces --workers "$(nproc)"
-python3 -m vision.training.pipeline "$@" 2>&1 | tr '\r' '\n' | grep -v 'it/s' | tee "$out/log"
+# What the run left is copied even when it fails or its cap cuts it short; its status is the script's.
+status=0
+python3 -m vision.training.pipeline "$@" 2>&1 | tr '\r' '\n' | { grep -v 'it/s' || true; } | tee "$out/log" || status=$?
 run="runs/train"
 for ((i = 1; i <= $#; i++)); do
-    if [[ "${!i}" == "--out" ]]; then j=$((i + 1)); run="${!j}"; fi
+    case "${!i}" in
+        --out) j=$((i + 1)); run="${!j}" ;;
+        --out=*) run="${!i#--out=}" ;;
+    esac
 done
 for f in "$run"/*/weights/best.pt "$run"/export/corner-detector.onnx; do
     [[ -f "$f" ]] && cp "$f" "$out/$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f")"
 done
 tar czf "$out/results.tgz" "$run"/*/results.csv "$run"/part-*.json 2>/dev/null || true
 ls -la "$out"
+exit "$status"

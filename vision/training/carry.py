@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.argtypes import in_range
 from vision.synth.faces import CACHE_DIR, HELD_OUT, TRAIN_DESIGNS
 
 __all__ = ["main", "pack_faces", "unpack_faces"]
@@ -74,7 +75,7 @@ def pack_faces(dst: Path, designs: Sequence[str], src: Path = CACHE_DIR, workers
     return webp, len(jobs) - webp
 
 
-def unpack_faces(src: Path, dst: Path = CACHE_DIR, workers: int = 16) -> int:
+def unpack_faces(src: Path, dst: Path = CACHE_DIR, workers: int = 2) -> int:
     """Unpack what :func:`pack_faces` wrote in ``src`` into ``dst`` (PNG again); returns the files written."""
     if not src.is_dir():
         raise FileNotFoundError(f"no packed faces in {src}")
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.training.carry", description=__doc__.split("\n")[0])
     p.add_argument("action", choices=["pack", "unpack"])
     p.add_argument("folder", type=Path, help="where the packed faces go (pack) or are (unpack)")
-    p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--workers", type=in_range(int, 1, 256, "1-256 processes"), default=2, help="processes (default 2)")
     a = p.parse_args(argv)
     try:
         if a.action == "pack":
