@@ -87,7 +87,11 @@ class CropNet(nn.Module):
         return self.rank(f), self.suit(f), self.index(f)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        rank, suit, index = self.heads(x)
+        return self.combine(*self.heads(x))
+
+    @staticmethod
+    def combine(rank: torch.Tensor, suit: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        """The heads' logits as the graph's output: 52 card log-probabilities, then "not an index"."""
         rank_lp = torch.log_softmax(rank, dim=1)  # N x 13, ranks 2..A
         suit_lp = torch.log_softmax(suit, dim=1)  # N x 4, suits S H D C
         index_lp = torch.log_softmax(index, dim=1)  # N x 2
@@ -295,6 +299,9 @@ def train_classifier(
     pip_turns: np.ndarray | None = None,
     soften: float = 0.0,
     between_epochs: Callable[[], object] | None = None,
+    width: int = 32,
+    targets: np.ndarray | None = None,
+    distill: float = 0.0,
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
     :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
@@ -305,7 +312,11 @@ def train_classifier(
     turns to upright, ``pip_turns``); their suit is taught as either of their colour (:func:`suit_targets`).
     ``soften`` is the share shown at a low resolution (:func:`_soften`). ``between_epochs`` is called
     after each epoch (the pipeline hands the classifier a second core there once the detector is done,
-    :mod:`vision.training.cores`); each epoch's entry records the threads it ended on.
+    :mod:`vision.training.cores`); each epoch's entry records the threads it ended on. ``width`` is
+    :class:`CropNet`'s. With ``targets`` (``(n, 53)`` probabilities, another reader's reading of each
+    crop: :mod:`vision.training.distill`) the loss is ``distill`` parts the cross-entropy of the model's
+    output against them and the rest the heads' own losses; crops whose pip was painted over keep the
+    heads' losses only (their target no longer says what they show).
 
     The model and each batch are kept channels-last: the same network and data (only the order of the
     sums within a convolution may differ), and a tenth to a fifth faster a batch on this CPU, so a
@@ -313,7 +324,10 @@ def train_classifier(
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     upright = turns is not None
-    model = CropNet(upright=upright, arch=arch)
+    if targets is not None and (upright or len(targets) != len(crops) or not 0.0 < distill <= 1.0):
+        raise ValueError("distilling needs an every-turn model, one target per crop and a weight in (0, 1]")
+    model = CropNet(width=width, upright=upright, arch=arch)
+    soft_all = torch.from_numpy(np.asarray(targets, np.float32)) if targets is not None else None
     t_all = torch.from_numpy(turns) if turns is not None else None
     if hide_pip > 0 and pip_turns is None:
         raise ValueError("hiding pips needs each crop's turns to upright (pip_turns)")
@@ -358,6 +372,11 @@ def train_classifier(
             if card.any():
                 suits = suit_targets(yb[card] // 13, hidden[card])
                 loss = loss + loss_fn(rank[card], yb[card] % 13) + loss_fn(suit[card], suits)
+            if soft_all is not None:
+                shown = ~hidden
+                soft = soft_all[idx][shown]
+                taught = -(soft * CropNet.combine(rank[shown], suit[shown], index[shown])).sum(dim=1).mean()
+                loss = (1.0 - distill) * loss + distill * taught
             opt.zero_grad()
             loss.backward()
             opt.step()
