@@ -4,6 +4,7 @@ than only the labels, and the folder it writes is read by the runtime once a cro
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +77,13 @@ def test_the_student_folder_is_read_once_a_crop_by_the_runtime(tmp_path: Path, m
     assert manifest["classifier"]["rotations"] == 1 and manifest["classifier"]["thin_ink"] == 0
     metrics = json.loads((out / "distill.json").read_text())
     assert 0.0 <= metrics["int8_heldout_acc"] <= 1.0 and len(metrics["epochs"]) == 1
+
+    # taught again by that student, the teacher's readings are not taken from the first teacher's cache
+    student_copy = tmp_path / "student"
+    shutil.copytree(out / "models", student_copy)
+    argv = ["--crops", str(cache), "--out", str(out), "--epochs", "1", "--minutes", "1", "--threads", "1"]
+    assert main([*argv, "--teacher", str(student_copy)]) == 0
+    assert len(list(out.glob("teacher-*.npz"))) == 2
 
     crops_in_doubt = np.random.default_rng(5).random((7, 3, 48, 48), dtype=np.float32)
     teacher = OnnxRecogniser(DEFAULT_MODEL_DIR).classifier

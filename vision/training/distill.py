@@ -23,6 +23,7 @@ measured with ``cardtable vision eval ... --models runs/distill/models``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import sys
@@ -56,6 +57,14 @@ def teacher_probabilities(models: Path, crops_bgr: np.ndarray, threads: int = 1,
         batch = np.ascontiguousarray(bgr[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         out.append(reader.probabilities(batch))
     return np.concatenate(out) if out else np.zeros((0, len(spec.classes)), np.float32)
+
+
+def _teacher_key(models: Path) -> str:
+    """A short digest of the teacher's classifier graph and its manifest entry (how it is read)."""
+    spec = Manifest.load(models).classifier
+    digest = hashlib.sha256((models / spec.file).read_bytes())
+    digest.update(spec.model_dump_json().encode())
+    return digest.hexdigest()[:12]
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -105,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, KeyError, ValueError) as exc:
         print(f"error: {a.crops} is not a crop cache of the pipeline: {exc}", file=sys.stderr)
         return 2
-    cache = a.out / f"teacher-{a.crops.stem}.npz"
     try:
+        cache = a.out / f"teacher-{a.crops.stem}-{_teacher_key(a.teacher)}.npz"  # another teacher, another cache
         if cache.is_file():
             soft = np.load(cache)["p_tr"]
         else:
