@@ -36,11 +36,10 @@ from vision.recognise.classifier import CornerClassifier
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, MANIFEST_NAME, Manifest, ModelError
 
 from .dataset import CROP_SIZE, NOT_INDEX
+from .pipeline import FLOAT_CLASSIFIER, QUANTIZED_CLASSIFIER
+from .quantize import classifier_batches
 
 __all__ = ["main", "teacher_probabilities"]
-
-FLOAT_FILE = "corner-classifier.onnx"
-INT8_FILE = "corner-classifier-int8.onnx"
 
 
 def teacher_probabilities(models: Path, crops_bgr: np.ndarray, threads: int = 1, chunk: int = 256) -> np.ndarray:
@@ -51,11 +50,7 @@ def teacher_probabilities(models: Path, crops_bgr: np.ndarray, threads: int = 1,
     reader = CornerClassifier(models / spec.file, spec, threads=threads)
     if crops_bgr.shape[1:] != (reader.height, reader.width, 3):
         raise ValueError(f"crops are {crops_bgr.shape[1:]}, the classifier reads {reader.height}x{reader.width}x3")
-    out = []
-    for start in range(0, len(crops_bgr), chunk):
-        bgr = crops_bgr[start : start + chunk]
-        batch = np.ascontiguousarray(bgr[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        out.append(reader.probabilities(batch))
+    out = [reader.probabilities(batch) for batch in classifier_batches(crops_bgr, chunk)]
     return np.concatenate(out) if out else np.zeros((0, len(spec.classes)), np.float32)
 
 
@@ -104,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from .classifier import evaluate, export_onnx, reject_rates, train_classifier
-    from .quantize import classifier_batches, quantize_model
+    from .quantize import calibration_crops, quantize_model
 
     torch.set_num_threads(a.threads)
     a.out.mkdir(parents=True, exist_ok=True)
@@ -144,11 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     models = a.out / "models"
     shutil.rmtree(models, ignore_errors=True)
     shutil.copytree(a.teacher, models)
-    export_onnx(model, models / FLOAT_FILE, CROP_SIZE)
-    calibration = x_tr[np.random.default_rng(a.seed).choice(len(x_tr), min(1024, len(x_tr)), replace=False)]
-    quantize_model(models / FLOAT_FILE, models / INT8_FILE, classifier_batches(calibration), a.out / "quantize")
+    export_onnx(model, models / FLOAT_CLASSIFIER, CROP_SIZE)
+    calibration = classifier_batches(calibration_crops(x_tr, a.seed))
+    quantize_model(models / FLOAT_CLASSIFIER, models / QUANTIZED_CLASSIFIER, calibration, a.out / "quantize")
     manifest = json.loads((models / MANIFEST_NAME).read_text(encoding="utf-8"))
-    manifest["classifier"].update(file=INT8_FILE, float_file=FLOAT_FILE, rotations=1, thin_ink=0)
+    manifest["classifier"].update(file=QUANTIZED_CLASSIFIER, float_file=FLOAT_CLASSIFIER, rotations=1, thin_ink=0)
     manifest["distilled"] = {
         "teacher": str(a.teacher), "width": a.width, "distill": a.distill, "seed": a.seed,
         "init": None if a.init is None else str(a.init), "epochs": len(log),

@@ -528,13 +528,11 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
 def _stage_quantize(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_held: int) -> dict[str, object]:
     """The classifier in 8 bits (see :mod:`vision.training.quantize`), calibrated on training crops,
     with its accuracy on the validation and held-out crops beside the float model's."""
-    from .quantize import classifier_batches, onnx_accuracy, quantize_model
+    from .quantize import calibration_crops, classifier_batches, onnx_accuracy, quantize_model
 
     t = time.monotonic()
     z = np.load(_crops_cache(a, out, n_cls, n_val, n_held))
-    x_tr = z["x_tr"]
-    rng = np.random.default_rng(a.seed)
-    calibration = x_tr[rng.choice(len(x_tr), min(1024, len(x_tr)), replace=False)]
+    calibration = calibration_crops(z["x_tr"], a.seed)
     export = out / "export"
     src, dst = export / "corner-classifier.onnx", export / QUANTIZED_CLASSIFIER
     quantize_model(src, dst, classifier_batches(calibration), out / "quantize")

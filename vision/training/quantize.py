@@ -39,6 +39,12 @@ class _Batches(CalibrationDataReader):  # type: ignore[misc]
         return None if batch is None else {self.name: batch}
 
 
+def calibration_crops(crops_bgr: np.ndarray, seed: int, count: int = 1024) -> np.ndarray:
+    """The training crops the 8-bit graph is calibrated on: ``count`` of them, drawn without repeats by ``seed``."""
+    rng = np.random.default_rng(seed)
+    return crops_bgr[rng.choice(len(crops_bgr), min(count, len(crops_bgr)), replace=False)]
+
+
 def classifier_batches(crops_bgr: np.ndarray, batch: int = 64) -> Iterator[np.ndarray]:
     """Crops (N x H x W x 3 BGR uint8, as training cut them) as the runtime feeds them: RGB, 0..1."""
     for i in range(0, len(crops_bgr), batch):
