@@ -3,11 +3,17 @@
 #   gnome-cards-data       aisleriot card sheets (GPL-3+), the training card faces
 #   kdegames-card-data-kf5 KDE card decks (GPL-2+/LGPL-2+), more training faces
 #   librsvg2-bin           rsvg-convert, renders the SVG faces per element id
+#   fonts-dejavu-core, fonts-dejavu-extra
+#                          the DejaVu faces the drawn decks' ranks are drawn in (vision/synth/drawn.py)
+#   fonts-urw-base35 ... fonts-ebgaramond
+#                          printers' faces for the drawn decks past the twelfth (--drawn-decks; PRINTERS_FONTS)
 #   nodejs, npm            to fetch two npm packages of per-card SVG decks into data/npm-decks/
 #                          (Adrian Kennard's decks, CC0; the responsive deck after Chris Aguilar, LGPL-3)
 # Idempotent: does nothing when everything is installed already. Runs as root or through sudo.
 set -euo pipefail
-pkgs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core)
+pkgs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-dejavu-extra
+      fonts-urw-base35 fonts-liberation2 fonts-freefont-ttf fonts-linuxlibertine fonts-roboto-unhinted
+      fonts-open-sans fonts-lato fonts-ebgaramond)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,6 +14,9 @@ from engine.cards import Card, Suit, deck
 from vision.synth.drawn import (
     BLEEDING,
     DRAWN,
+    MORE_DRAWN,
+    PRINTERS_FONTS,
+    FontsMissing,
     bleeds,
     draw_face,
     draw_suit,
@@ -41,7 +44,13 @@ def test_a_drawn_deck_is_the_same_every_time_and_decks_differ():
     assert a.shape != other.shape or not np.array_equal(a, other)
 
 
-@pytest.mark.parametrize("name", DRAWN[:4])
+_PRINTERS_FONTS_INSTALLED = all(Path(file).is_file() for _package, file in PRINTERS_FONTS)
+needs_printers_fonts = pytest.mark.skipif(
+    not _PRINTERS_FONTS_INSTALLED, reason="the printers' fonts are not installed (scripts/train-deps.sh)"
+)
+
+
+@pytest.mark.parametrize("name", [*DRAWN[:4], pytest.param(MORE_DRAWN[0], marks=needs_printers_fonts)])
 def test_index_boxes_sit_on_ink_in_opposite_corners(name):
     for card in deck():
         face, boxes = draw_face(name, card)
@@ -132,3 +141,36 @@ def test_a_bleed_twin_has_a_cache_of_its_own(tmp_path: Path) -> None:
     twin = with_bleeding_courts([BLEEDING[0]])[0]
     out = render_drawn(twin, tmp_path / twin)
     assert is_current(twin, out) and not is_current(BLEEDING[0], out)
+
+
+@needs_printers_fonts
+def test_decks_past_the_twelfth_draw_their_ranks_each_in_another_printers_font() -> None:
+    """The extra decks are there for the rank shapes the shipped twelve never drew: each in a face of
+    its own, none of them a face the twelve drew in; the twelve keep theirs (the shipped models reproduce)."""
+    printers = {file for _package, file in PRINTERS_FONTS}
+    extra = [style_for(name).font for name in MORE_DRAWN]
+    assert len(extra) == len(printers) and set(extra) == printers
+    assert all(style_for(name).font not in printers for name in DRAWN)
+    # the glyphs differ from font to font: the same card's index is not the same picture in two decks
+    a, boxes_a = draw_face(MORE_DRAWN[0], Card.from_text("QC"))
+    b, boxes_b = draw_face(MORE_DRAWN[1], Card.from_text("QC"))
+    x1, y1, x2, y2 = boxes_a[0]
+    u1, v1, u2, v2 = boxes_b[0]
+    ink_a = cv2.resize(a[y1:y2, x1:x2, :3], (24, 40)).astype(int)
+    ink_b = cv2.resize(b[v1:v2, u1:u2, :3], (24, 40)).astype(int)
+    assert np.abs(ink_a - ink_b).mean() > 10
+
+
+def test_a_deck_whose_fonts_are_missing_names_the_packages_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A missing font must not quietly become another font (the faces would differ between machines)."""
+    monkeypatch.setattr(
+        "vision.synth.drawn.PRINTERS_FONTS", (("fonts-nowhere", "/nonexistent/fonts/Nowhere-Bold.otf"),)
+    )
+    with pytest.raises(FontsMissing, match=r"drawn-12 .*fonts-nowhere.*train-deps\.sh"):
+        style_for(MORE_DRAWN[0])
+    with pytest.raises(FaceError, match="fonts-nowhere"):
+        render_design(MORE_DRAWN[0], tmp_path)
+    assert not (tmp_path / MORE_DRAWN[0]).exists()
+    assert style_for(DRAWN[0]) == style_for(DRAWN[0])  # the shipped decks need none of them

@@ -24,7 +24,7 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     options += ["--bleeding-courts", "--soften", "0.4", "--hide-pip", "0.2", "--cls-card-height", "45:400"]
     options += ["--npm-decks", "--cls-scene-size", "448", "--area-faces"]
     options += ["--area-finish-epochs", "12", "--area-finish-minutes", "25", "--area-finish-lr", "0.002"]
-    options += ["--budget-minutes", "80"]
+    options += ["--budget-minutes", "80", "--drawn-decks", "20"]
     here = pipeline._args(options)
     here.cls_minutes = 7.0
     here.deadline = 1_700_000_123.25  # main() sets it from the command's start
@@ -97,6 +97,24 @@ def test_npm_decks_train_beside_the_others_and_cache_their_crops_apart(tmp_path:
     assert designs[: len(TRAIN_DESIGNS)] == TRAIN_DESIGNS
     assert designs[len(TRAIN_DESIGNS) :] == ("kennard", "kennard-large-index", "responsive")
     assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
+
+
+def test_more_drawn_decks_train_beside_the_shipped_twelve_and_cache_their_crops_apart(tmp_path: Path) -> None:
+    a = pipeline._args(["--drawn-decks", "24"])
+    designs = pipeline._train_designs(a)
+    assert designs[: len(TRAIN_DESIGNS)] == TRAIN_DESIGNS
+    assert designs[len(TRAIN_DESIGNS) :] == tuple(f"drawn-{i}" for i in range(12, 24))
+    assert pipeline._train_designs(pipeline._args(["--drawn-decks", "12"])) == TRAIN_DESIGNS
+    assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
+
+
+@pytest.mark.parametrize("count", ["11", "40", "many"])
+def test_a_number_of_drawn_decks_out_of_range_is_refused_by_name(
+    count: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        pipeline._args(["--drawn-decks", count])
+    assert stop.value.code == 2 and "--drawn-decks" in capsys.readouterr().err
 
 
 def test_crops_of_another_margin_are_cached_apart(tmp_path: Path) -> None:

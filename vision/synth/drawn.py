@@ -33,7 +33,10 @@ from engine.cards import Card, Rank, Suit
 __all__ = [
     "BLEEDING",
     "DRAWN",
+    "MORE_DRAWN",
+    "PRINTERS_FONTS",
     "DrawnStyle",
+    "FontsMissing",
     "bleeds",
     "draw_face",
     "draw_suit",
@@ -58,6 +61,54 @@ different name, not a changed ``drawn-NN``, so the shipped models keep reproduci
 runs can share one faces cache. Measured on 2 December against a control trained beside it: half the
 court cards missed on the pile, but not adopted (vision/models/MODEL_CARD.md, "Tried on 2 December,
 evening")."""
+
+PRINTERS_FONTS: tuple[tuple[str, str], ...] = (
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/C059-Roman.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Regular.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/P052-Bold.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf"),
+    ("fonts-urw-base35", "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf"),
+    ("fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf"),
+    ("fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf"),
+    ("fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf"),
+    ("fonts-freefont-ttf", "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf"),
+    ("fonts-freefont-ttf", "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf"),
+    ("fonts-linuxlibertine", "/usr/share/fonts/opentype/linux-libertine/LinBiolinum_RB.otf"),
+    ("fonts-linuxlibertine", "/usr/share/fonts/opentype/linux-libertine/LinLibertine_RB.otf"),
+    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bold.ttf"),
+    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Black.ttf"),
+    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf"),
+    ("fonts-open-sans", "/usr/share/fonts/truetype/open-sans/OpenSans-CondBold.ttf"),
+    ("fonts-open-sans", "/usr/share/fonts/truetype/open-sans/OpenSans-ExtraBold.ttf"),
+    ("fonts-lato", "/usr/share/fonts/truetype/lato/Lato-Black.ttf"),
+    ("fonts-lato", "/usr/share/fonts/truetype/lato/Lato-Bold.ttf"),
+    ("fonts-ebgaramond", "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Bold.otf"),
+)
+"""(Debian package, font file) of the printers' faces the decks of :data:`MORE_DRAWN` draw ranks in
+(serif, slab, condensed, geometric and heavy grotesque faces, as card printers use).
+``scripts/train-deps.sh`` installs them; a deck that needs one that is missing raises
+:class:`FontsMissing` rather than quietly drawing in another font (the faces would then differ from
+machine to machine)."""
+
+
+MORE_DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(len(DRAWN), len(DRAWN) + len(PRINTERS_FONTS)))
+"""Drawn decks beyond the shipped twelve (``cardtable vision train -- --drawn-decks N`` trains on the
+first ``N - 12`` of them too), each drawing its ranks in a face of its own from :data:`PRINTERS_FONTS`.
+The twelve drew theirs in Hershey and DejaVu faces only, and the held-out decks' rank misreads
+(anglo_modern's courts read as a 4, orell's 10 as an 8) are shapes of type. Decks 00-11 keep the fonts
+they were drawn with, so the shipped models reproduce."""
+
+
+class FontsMissing(RuntimeError):
+    """A drawn deck needs font files that are not installed; the message names their packages."""
+
 
 _NAME = re.compile(r"drawn-(\d+)(-bleed)?")
 
@@ -104,7 +155,7 @@ class DrawnStyle:
     """Everything that tells one drawn deck from another (all fractions of the card's height)."""
 
     seed: int
-    font: str | int  # a DejaVu file name, or an OpenCV Hershey font id
+    font: str | int  # a DejaVu file name, a font file's path (PRINTERS_FONTS), or an OpenCV Hershey font id
     weight: float  # stroke weight for Hershey fonts, fraction of the glyph height
     italic: bool
     rank_height: float
@@ -132,6 +183,11 @@ def style_for(name: str) -> DrawnStyle:
     if _pillow_fonts():
         fonts += list(_pillow_fonts())
     font = fonts[int(rng.integers(len(fonts)))]
+    if seed >= len(
+        DRAWN
+    ):  # every printer's face in turn (7 is prime to their 27: each deck its own face), a package apart
+        printers = _printers_fonts(name)
+        font = printers[(seed - len(DRAWN)) * 7 % len(printers)]
     paper_base = int(rng.integers(225, 256))
     paper = tuple(int(np.clip(paper_base + rng.integers(-12, 6), 0, 255)) for _ in range(3))
     k = int(rng.integers(10, 70))
@@ -178,6 +234,19 @@ def _pillow_fonts() -> tuple[str, ...]:
     except ImportError:
         return ()
     return tuple(f for f in _DEJAVU_FACES if (_DEJAVU / f).exists())
+
+
+def _printers_fonts(name: str) -> list[str]:
+    """The files of :data:`PRINTERS_FONTS` for deck ``name``, all of them or :class:`FontsMissing`."""
+    missing = sorted({package for package, file in PRINTERS_FONTS if not Path(file).is_file()})
+    if len(_pillow_fonts()) < len(_DEJAVU_FACES):
+        missing.append("fonts-dejavu-core, fonts-dejavu-extra (and Pillow)")
+    if missing:
+        raise FontsMissing(
+            f"drawn deck {name} draws its ranks in fonts that are not installed: {', '.join(missing)};"
+            " run scripts/train-deps.sh"
+        )
+    return [file for _package, file in PRINTERS_FONTS]
 
 
 def draw_suit(suit: Suit, height: int, params: tuple[float, ...]) -> np.ndarray:
@@ -254,7 +323,7 @@ def _rank_mask(text: str, height: int, style: DrawnStyle, max_width: int | None 
     if isinstance(style.font, str):
         from PIL import Image, ImageDraw, ImageFont
 
-        truetype = ImageFont.truetype(str(_DEJAVU / style.font), size=height * 3)
+        truetype = ImageFont.truetype(str(_DEJAVU / style.font), size=height * 3)  # (an absolute path stays)
         img = Image.new("L", (height * 3 * (len(text) + 1), height * 5), 0)
         ImageDraw.Draw(img).text((height, height), text, fill=255, font=truetype)
         mask = np.asarray(img)
@@ -468,6 +537,7 @@ def is_current(name: str, out_dir: Path, height: int = 360) -> bool:
 def render_drawn(name: str, out_dir: Path, height: int = 360) -> Path:
     """Write drawn deck ``name`` as the vector decks are cached: 52 BGRA PNGs, a back, index boxes,
     and a stamp of the style and drawing version they were drawn with (see :func:`is_current`)."""
+    stamp = _stamp_text(name, height)  # (a deck whose fonts are missing fails here, before anything is written)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / _STAMP).unlink(missing_ok=True)
     boxes: dict[str, list[list[int]]] = {}
@@ -481,5 +551,5 @@ def render_drawn(name: str, out_dir: Path, height: int = 360) -> Path:
         boxes[code] = card_boxes
     cv2.imwrite(str(out_dir / "back.png"), _back(name, height))
     (out_dir / "index_boxes.json").write_text(json.dumps({"corners": [0, 2], **boxes}))
-    (out_dir / _STAMP).write_text(_stamp_text(name, height))
+    (out_dir / _STAMP).write_text(stamp)
     return out_dir

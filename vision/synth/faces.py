@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.cards import Card, Rank, Suit
 
-from .drawn import DRAWN, is_current, is_drawn, render_drawn
+from .drawn import DRAWN, FontsMissing, is_current, is_drawn, render_drawn
 
 __all__ = [
     "ASSET_DIR",
@@ -288,7 +288,10 @@ def render_design(name: str, cache_dir: Path = CACHE_DIR, height: int = FACE_HEI
         raise FaceError(f"unknown design {name!r}; known: {', '.join(DESIGNS)}, drawn-00..drawn-99")
     out_dir = cache_dir / name
     if design is None:  # drawn: redrawn when the drawing code has changed since
-        return out_dir if is_current(name, out_dir, height) else render_drawn(name, out_dir, height)
+        try:
+            return out_dir if is_current(name, out_dir, height) else render_drawn(name, out_dir, height)
+        except FontsMissing as exc:
+            raise FaceError(str(exc)) from None
     if (out_dir / "AS.png").exists() and len(list(out_dir.glob("*.png"))) >= 52:
         return out_dir
     if shutil.which("rsvg-convert") is None or not design.svg.exists():

@@ -33,7 +33,7 @@ import numpy as np
 from engine.cards import Card
 from vision.argtypes import in_range, probability
 from vision.synth.corners import prepare_design
-from vision.synth.drawn import with_bleeding_courts
+from vision.synth.drawn import MORE_DRAWN, with_bleeding_courts
 from vision.synth.faces import DESIGNS, DRAWN, HELD_OUT, NPM_DESIGNS, TRAIN_DESIGNS, render_jokers
 from vision.synth.scenes import SceneConfig
 
@@ -165,6 +165,15 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="train on the three per-card SVG decks from npm too (kennard, kennard-large-index, responsive; "
         "scripts/train-deps.sh fetches them; default: the shipped models' designs)",
+    )
+    p.add_argument(
+        "--drawn-decks",
+        type=in_range(
+            int, len(DRAWN), len(DRAWN) + len(MORE_DRAWN), f"{len(DRAWN)}-{len(DRAWN) + len(MORE_DRAWN)} decks"
+        ),
+        default=len(DRAWN),
+        help=f"how many procedurally drawn decks to train on (default {len(DRAWN)}, the shipped models'); those past "
+        "the twelfth draw their ranks in the printers' fonts of vision.synth.drawn.PRINTERS_FONTS as well",
     )
     p.add_argument(
         "--upright",
@@ -306,8 +315,10 @@ def _log(msg: str) -> None:
 
 def _train_designs(a: argparse.Namespace) -> tuple[str, ...]:
     """The designs this run trains on: :data:`TRAIN_DESIGNS`, with ``--npm-decks`` the npm decks too
-    (:data:`NPM_DESIGNS`), and with ``--bleeding-courts`` the drawn ones' twins."""
-    designs = (*TRAIN_DESIGNS, *NPM_DESIGNS) if a.npm_decks else TRAIN_DESIGNS
+    (:data:`NPM_DESIGNS`), with ``--drawn-decks`` more drawn ones (:data:`MORE_DRAWN`), and with
+    ``--bleeding-courts`` the drawn ones' twins."""
+    designs = (*TRAIN_DESIGNS, *MORE_DRAWN[: a.drawn_decks - len(DRAWN)])
+    designs = (*designs, *NPM_DESIGNS) if a.npm_decks else designs
     return with_bleeding_courts(designs) if a.bleeding_courts else designs
 
 
@@ -517,10 +528,11 @@ def _crops_cache(a: argparse.Namespace, out: Path, n_cls: int, n_val: int, n_hel
     margin = f"-m{a.crop_margin[0]:g}:{a.crop_margin[1]:g}" if a.crop_margin != MARGIN else ""
     bleed = "-b" if a.bleeding_courts else ""
     npm = "-npm" if a.npm_decks else ""
+    drawn = f"-dd{a.drawn_decks}" if a.drawn_decks != len(DRAWN) else ""
     area = "-area" if cfg.area_faces else ""
     low, high = a.cls_card_height
     height = f"-h{low:g}:{high:g}" if a.cls_card_height != CLS_CARD_HEIGHT else ""
-    settings = f"{stretch}{defocus}{jokers}{marks}{turns}{margin}{bleed}{npm}{area}{height}"
+    settings = f"{stretch}{defocus}{jokers}{marks}{turns}{margin}{bleed}{npm}{drawn}{area}{height}"
     name = f"crops-{cfg.size}-{n_cls}-{n_val}-{n_held}-{a.cls_negatives}{settings}"
     return out / f"{name}.npz"
 
@@ -866,6 +878,8 @@ def _start_classifier_process(
         argv.append("--bleeding-courts")
     if a.npm_decks:
         argv.append("--npm-decks")
+    if a.drawn_decks != len(DRAWN):
+        argv += ["--drawn-decks", str(a.drawn_decks)]
     if a.area_faces:
         argv.append("--area-faces")
     if a.area_finish_epochs:
