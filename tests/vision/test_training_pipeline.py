@@ -108,15 +108,6 @@ def test_more_drawn_decks_train_beside_the_shipped_twelve_and_cache_their_crops_
     assert pipeline._crops_cache(a, tmp_path, 10, 2, 2) != pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
 
 
-@pytest.mark.parametrize("count", ["11", "40", "many"])
-def test_a_number_of_drawn_decks_out_of_range_is_refused_by_name(
-    count: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as stop:
-        pipeline._args(["--drawn-decks", count])
-    assert stop.value.code == 2 and "--drawn-decks" in capsys.readouterr().err
-
-
 def test_crops_of_another_margin_are_cached_apart(tmp_path: Path) -> None:
     """A run with other crop margins never reads the crops of the shipped margins from the cache."""
     shipped = pipeline._crops_cache(pipeline._args([]), tmp_path, 10, 2, 2)
@@ -216,13 +207,19 @@ def test_the_area_faced_pass_gets_what_is_left_of_the_budget() -> None:
     assert pipeline.area_finish_minutes(a, start + 87 * 60) == 30.0
 
 
-@pytest.mark.parametrize("value", ["0", "2000", "many"])
-def test_a_detector_batch_out_of_range_is_refused_by_name(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [("--det-batch", value, "a batch of 1-1024 scenes") for value in ("0", "2000", "many")]
+    + [("--drawn-decks", value, "12-39 decks") for value in ("11", "40", "many")],
+)
+def test_a_count_out_of_range_is_refused_by_name(
+    option: str, value: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        pipeline._args(["--det-batch", value])
+        pipeline._args([option, value])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "--det-batch" in err and "a batch of 1-1024 scenes" in err and "Traceback" not in err
+    assert option in err and says in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("value", ["gpu", "cuda:0", "0,"])
