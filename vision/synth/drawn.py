@@ -100,10 +100,11 @@ machine to machine)."""
 
 MORE_DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(len(DRAWN), len(DRAWN) + len(PRINTERS_FONTS)))
 """Drawn decks beyond the shipped twelve (``cardtable vision train -- --drawn-decks N`` trains on the
-first ``N - 12`` of them too), each drawing its ranks in a face of its own from :data:`PRINTERS_FONTS`.
-The twelve drew theirs in Hershey and DejaVu faces only, and the held-out decks' rank misreads
-(anglo_modern's courts read as a 4, orell's 10 as an 8) are shapes of type. Decks 00-11 keep the fonts
-they were drawn with, so the shipped models reproduce."""
+first ``N - 12`` of them too), each drawing its ranks in a face of its own from :data:`PRINTERS_FONTS`
+where the twelve drew theirs in Hershey and DejaVu faces. Tried on 4 December against a control: the
+held-out decks' ranks were read no better (their misreads are small, blurred indices, not type faces),
+the real webcam's clubs somewhat better (vision/models/MODEL_CARD.md). Decks 00-11 keep the fonts they
+were drawn with, so the shipped models reproduce."""
 
 
 class FontsMissing(RuntimeError):
@@ -183,9 +184,8 @@ def style_for(name: str) -> DrawnStyle:
     if _pillow_fonts():
         fonts += list(_pillow_fonts())
     font = fonts[int(rng.integers(len(fonts)))]
-    if seed >= len(
-        DRAWN
-    ):  # every printer's face in turn (7 is prime to their 27: each deck its own face), a package apart
+    if seed >= len(DRAWN):
+        # a printer's face, each deck another: steps of 7 go round all 27 (7 is prime to 27)
         printers = _printers_fonts(name)
         font = printers[(seed - len(DRAWN)) * 7 % len(printers)]
     paper_base = int(rng.integers(225, 256))
@@ -323,7 +323,9 @@ def _rank_mask(text: str, height: int, style: DrawnStyle, max_width: int | None 
     if isinstance(style.font, str):
         from PIL import Image, ImageDraw, ImageFont
 
-        truetype = ImageFont.truetype(str(_DEJAVU / style.font), size=height * 3)  # (an absolute path stays)
+        truetype = ImageFont.truetype(
+            str(_DEJAVU / style.font), size=height * 3
+        )  # (a PRINTERS_FONTS path is absolute: / keeps it)
         img = Image.new("L", (height * 3 * (len(text) + 1), height * 5), 0)
         ImageDraw.Draw(img).text((height, height), text, fill=255, font=truetype)
         mask = np.asarray(img)

@@ -173,7 +173,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         ),
         default=len(DRAWN),
         help=f"how many procedurally drawn decks to train on (default {len(DRAWN)}, the shipped models'); those past "
-        "the twelfth draw their ranks in the printers' fonts of vision.synth.drawn.PRINTERS_FONTS as well",
+        "the twelfth draw their ranks each in another of the printers' fonts of vision.synth.drawn.PRINTERS_FONTS",
     )
     p.add_argument(
         "--upright",
