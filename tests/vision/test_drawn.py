@@ -173,4 +173,6 @@ def test_a_deck_whose_fonts_are_missing_names_the_packages_to_install(
     with pytest.raises(FaceError, match="fonts-nowhere"):
         render_design(MORE_DRAWN[0], tmp_path)
     assert not (tmp_path / MORE_DRAWN[0]).exists()
-    assert style_for(DRAWN[0]) == style_for(DRAWN[0])  # the shipped decks need none of them
+    # the shipped decks need none of them: they still draw, their index where the boxes say
+    face, boxes = draw_face(DRAWN[0], Card.from_text("QC"))
+    assert len(boxes) == 2 and all(0.1 < _ink(face, box) < 0.9 for box in boxes)
