@@ -1,6 +1,7 @@
 """Card recognition: score it on labelled photos, tune how corners combine, train the models.
 
   cardtable vision eval DATASET [--errors DIR] [--threads 1] [--limit N] [--aspect search|W:H] [--by-size]
+                                [--labelled-boxes] [--per-image FILE]
   cardtable vision tune DATASET          (synthetic held-out sets only: never tune on real photos)
   cardtable vision synth OUT [--count N] [--wide | --saved-square W:H] [--area-faces]   (a synthetic held-out set)
   cardtable vision train [-- OPTIONS]    (needs the train extra: pip install -e '.[train]')
@@ -110,7 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev.add_argument(
         "--by-size",
         action="store_true",
-        help="also report recall by the size of each card's largest labelled index, overall and per subset",
+        help="also report recall by the size of each card's largest labelled index, overall and per subset; with "
+        "--labelled-boxes, the boxes read right by each box's size",
     )
     ev.add_argument(
         "--per-image",
@@ -213,18 +215,21 @@ def _eval(args: argparse.Namespace) -> int:
     dataset, recogniser = loaded
     if args.labelled_boxes:
         from vision.evaluation.crops import classify_labelled_boxes
+        from vision.evaluation.sizes import SIZE_EDGES
         from vision.recognise.aspect import FRAME_SHAPES
 
-        if args.per_image is not None or args.by_size:
+        if args.per_image is not None:
             print(
-                "cardtable vision: --per-image and --by-size score the recogniser's cards; --labelled-boxes has none",
+                "cardtable vision: --per-image scores the recogniser's cards; --labelled-boxes has none",
                 file=sys.stderr,
             )
             return 2
 
         try:
             aspects = FRAME_SHAPES if args.aspect is None else (args.aspect,)
-            print(json.dumps(classify_labelled_boxes(recogniser, dataset, limit=args.limit, aspects=aspects)))
+            edges = SIZE_EDGES if args.by_size else None
+            reading = classify_labelled_boxes(recogniser, dataset, limit=args.limit, aspects=aspects, size_edges=edges)
+            print(json.dumps(reading))
         except DatasetError as exc:
             print(f"cardtable vision: {exc}", file=sys.stderr)
             return 2

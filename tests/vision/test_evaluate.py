@@ -459,13 +459,55 @@ def test_by_size_splits_recall_by_each_cards_largest_index(
     assert set(by_size["subsets"]["far"]) == {"<12", "16-24", "unlabelled"}
 
 
-def test_by_size_is_left_out_unless_asked_and_refused_with_labelled_boxes(
-    dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]
+def test_by_size_is_left_out_unless_asked(dataset: Path, models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in ((), ("--labelled-boxes",)):
+        _, out, _ = _eval(capsys, str(dataset), "--models", str(models), *extra)
+        report = json.loads(out)
+        assert "by_index_size" not in report
+        assert all("by_index_size" not in subset for subset in report["subsets"].values())
+
+
+def test_labelled_boxes_by_size_split_what_the_classifier_read_by_each_boxs_size(
+    tmp_path: Path, models: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, out, _ = _eval(capsys, str(dataset), "--models", str(models))
-    assert "by_index_size" not in json.loads(out)
-    status, out, err = _eval(capsys, str(dataset), "--models", str(models), "--labelled-boxes", "--by-size")
-    assert status == 2 and out == "" and "--by-size" in err
+    """Each box counts in the bin of its own longer side: a 40 px RED read right, a 16 px RED read right,
+    and a 10 px box labelled 5H that shows green, read GREEN: the misreading lands in the small bin only."""
+    root = tmp_path / "sized"
+    near = np.full((64, 64, 3), 80, np.uint8)
+    near[4:44, 4:14] = BGR_RED
+    far = np.full((64, 64, 3), 80, np.uint8)
+    far[24:40, 24:40] = BGR_RED
+    far[2:12, 2:8] = BGR_GREEN
+    (root / "images").mkdir(parents=True)
+    cv2.imwrite(str(root / "images" / "a.png"), near)
+    cv2.imwrite(str(root / "images" / "b.png"), far)
+    _index(
+        root,
+        [
+            {"image": "images/a.png", "subset": "near", "cards": [{"card": RED, "box": [4, 4, 14, 44]}]},
+            {
+                "image": "images/b.png",
+                "subset": "far",
+                "cards": [{"card": RED, "box": [24, 24, 40, 40]}, {"card": "5H", "box": [2, 2, 8, 12]}],
+            },
+        ],
+    )
+
+    status, out, _ = _eval(capsys, str(root), "--models", str(models), "--labelled-boxes", "--by-size", "--aspect", "1")
+    report = json.loads(out)
+
+    assert status == 0
+    assert Card.from_text(GREEN) != Card.from_text("5H")
+    by_size = report["by_index_size"]
+    assert list(by_size) == ["<12", "16-24", "32-48"]  # in size order; empty bins left out
+    assert {name: (b["boxes"], b["card"]) for name, b in by_size.items()} == {
+        "<12": (1, 0.0),
+        "16-24": (1, 1.0),
+        "32-48": (1, 1.0),
+    }
+    assert sum(b["boxes"] for b in by_size.values()) == report["boxes"] == 3
+    assert list(report["subsets"]["far"]["by_index_size"]) == ["<12", "16-24"]
+    assert list(report["subsets"]["near"]["by_index_size"]) == ["32-48"]
 
 
 def test_size_edges_must_rise() -> None:

@@ -3,7 +3,9 @@
 Whole-image recall mixes two failures: corners the detector missed and corners it found but the
 classifier named wrongly. Reading each labelled box as the runtime would (same crop, same quarter
 turns, no detector) separates them, and splitting the answer into rank and suit shows which half of
-an index a deck defeats: it is how clubs read as spades on the real webcam photos were found.
+an index a deck defeats: it is how clubs read as spades on the real webcam photos were found. Split
+again by the size of each box (``--by-size``), it says whether a deck's indices are misread at every
+size or only where they are a dozen blurred pixels that a person could not read either.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from engine.cards import Card
 from vision.evaluation.dataset import Dataset
 from vision.evaluation.run import read_image
+from vision.evaluation.sizes import bin_names, bin_of, box_side
 from vision.recognise.aspect import CONFIDENT, stretched
 from vision.recognise.recogniser import OnnxRecogniser
 
@@ -59,6 +62,7 @@ def classify_labelled_boxes(
     limit: int | None = None,
     aspects: Sequence[float] = (1.0,),
     confident: float = CONFIDENT,
+    size_edges: Sequence[int] | None = None,
 ) -> dict[str, object]:
     """The classifier's reading of every labelled box, overall and per subset (JSON-ready).
 
@@ -72,9 +76,15 @@ def classify_labelled_boxes(
     the whole-image evaluation reads them. A photo saved square from a 16:9 frame, read as saved,
     squashes every pip: spades and hearts then read as diamonds (docs/vision.md). ``"aspects"`` in the
     answer counts the photos read at each aspect.
+
+    With ``size_edges`` (pixel sizes, rising: :data:`~vision.evaluation.sizes.SIZE_EDGES`) the answer
+    and each subset also hold ``"by_index_size"``: the same tallies for the boxes whose longer side, in
+    the photo as saved, falls in each bin, in size order (bins with no box left out).
     """
     if not aspects:
         raise ValueError("the labelled boxes need at least one pixel aspect to be read at")
+    names = bin_names(size_edges) if size_edges is not None else []
+    sized: dict[str | None, dict[str, CropTally]] = {}  # None: every subset
     overall = CropTally()
     subsets: dict[str, CropTally] = {}
     chosen: dict[str, int] = {}
@@ -104,8 +114,18 @@ def classify_labelled_boxes(
             rejected = bool(reject and row[-1] >= recogniser.reject)
             overall.add(corner.card, read, rejected)
             tally.add(corner.card, read, rejected)
+            if size_edges is not None:
+                size = bin_of(box_side(corner.box), size_edges, names)
+                for part in (None, sample.subset):
+                    sized.setdefault(part, {}).setdefault(size, CropTally()).add(corner.card, read, rejected)
+
+    def by_size(part: str | None) -> dict[str, object]:
+        bins = sized.get(part, {})
+        return {"by_index_size": {n: bins[n].summary() for n in names if n in bins}} if size_edges is not None else {}
+
     return {
         **overall.summary(),
+        **by_size(None),
         "aspects": dict(sorted(chosen.items())),
-        "subsets": {name: t.summary() for name, t in sorted(subsets.items())},
+        "subsets": {name: {**t.summary(), **by_size(name)} for name, t in sorted(subsets.items())},
     }
