@@ -59,7 +59,7 @@ TURNED_CLASS = "turned"
 """An upright-only classifier's class before the last: an index, not standing upright (``--upright``)."""
 
 
-def _args(argv: list[str] | None) -> argparse.Namespace:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtable vision train", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=3, help="seed of every random choice (default 3)")
     p.add_argument("--out", type=Path, default=Path("runs/train"), help="work folder (default runs/train)")
@@ -267,6 +267,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "(default: all but detector-export, which the detector stage does itself); "
         "classifier and detector may run as two processes at once once their data exists",
     )
+    return p
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    p = _parser()
     a = p.parse_args(argv)
     if a.cls_card_height[1] > a.cls_scene_size:
         p.error(
@@ -853,6 +858,33 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+_OWN_OPTIONS = frozenset({"stages", "torch_threads", "widen_after", "workers", "out", "install", "help"})
+"""Options the classifier process is given its own value of (or none), not the command's."""
+
+
+def _forwarded_options(a: argparse.Namespace) -> list[str]:
+    """Every other option of the command, with the value it resolved to, as the classifier process's
+    arguments: it must cut its crops from the very scenes, and cut its time to the very budget, that it
+    would in this process. Built from the parser rather than by hand, so that an option added later
+    cannot be forgotten (the classifier would silently train on the shipped scenes while the detector
+    trained on the new ones)."""
+    argv: list[str] = []
+    for action in _parser()._actions:
+        if not action.option_strings or action.dest in _OWN_OPTIONS:
+            continue
+        flag = max(action.option_strings, key=len)
+        value = getattr(a, action.dest)
+        if action.nargs == 0:  # a flag: given or not
+            argv += [flag] if value else []
+        elif value is None:
+            continue
+        elif isinstance(value, tuple):  # LO:HI ranges
+            argv += [flag, ":".join(repr(v) for v in value)]
+        else:
+            argv += [flag, repr(value) if isinstance(value, float) else str(value)]
+    return argv
+
+
 def _start_classifier_process(
     a: argparse.Namespace, out: Path, detector_done: Path | None = None
 ) -> subprocess.Popen[bytes]:
@@ -865,37 +897,7 @@ def _start_classifier_process(
     argv = [sys.executable, "-m", "vision.training.pipeline", "--stages", "classifier", "--torch-threads", "1"]
     if detector_done is not None:
         argv += ["--widen-after", str(detector_done)]
-    argv += ["--seed", str(a.seed), "--out", str(out), "--imgsz", str(a.imgsz), "--workers", "1"]
-    argv += ["--cls-minutes", str(a.cls_minutes), "--cls-lr", str(a.cls_lr), "--cls-negatives", str(a.cls_negatives)]
-    argv += ["--jokers", str(a.jokers), "--marks", str(a.marks), "--defocus", str(a.defocus)]
-    argv += ["--ink-spread", str(a.ink_spread), "--soften", str(a.soften), "--hide-pip", str(a.hide_pip)]
-    argv += ["--cls-card-height", f"{a.cls_card_height[0]}:{a.cls_card_height[1]}"]
-    argv += ["--cls-scene-size", str(a.cls_scene_size)]
-    argv += ["--crop-margin", f"{a.crop_margin[0]}:{a.crop_margin[1]}", "--cls-arch", a.cls_arch]
-    if a.upright:
-        argv.append("--upright")
-    if a.bleeding_courts:
-        argv.append("--bleeding-courts")
-    if a.npm_decks:
-        argv.append("--npm-decks")
-    if a.drawn_decks != len(DRAWN):
-        argv += ["--drawn-decks", str(a.drawn_decks)]
-    if a.area_faces:
-        argv.append("--area-faces")
-    if a.area_finish_epochs:
-        argv += ["--area-finish-epochs", str(a.area_finish_epochs), "--area-finish-minutes", str(a.area_finish_minutes)]
-        argv += ["--area-finish-lr", str(a.area_finish_lr)]
-        argv += ["--budget-minutes", str(a.budget_minutes)]
-        if a.deadline is not None:
-            argv += ["--deadline", repr(a.deadline)]
-    if a.quick:
-        argv.append("--quick")
-    if a.cls_epochs:
-        argv += ["--cls-epochs", str(a.cls_epochs)]
-    if a.cls_scenes:
-        argv += ["--cls-scenes", str(a.cls_scenes)]
-    if a.cls_init:
-        argv += ["--cls-init", str(a.cls_init)]
+    argv += ["--out", str(out), "--workers", "1", *_forwarded_options(a)]
     _log(f"classifier in a second process, log in {out / 'classifier.log'}")
     with (out / "classifier.log").open("ab") as log:
         return subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
