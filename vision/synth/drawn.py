@@ -103,9 +103,10 @@ MORE_DRAWN: tuple[str, ...] = tuple(f"drawn-{i:02d}" for i in range(len(DRAWN), 
 first ``N - 12`` of them too), each drawing its ranks in a face of its own from :data:`PRINTERS_FONTS`
 where the twelve drew theirs in Hershey and DejaVu faces. Tried on 4 December against a control: the
 held-out decks' ranks were read no better (their misreads are small, blurred indices, not type faces),
-the real webcam's clubs better the more decks (read as spades 57, 41, 22 times with 12, 24, 39 decks;
-vision/models/MODEL_CARD.md). Decks 00-11 keep the fonts they
-were drawn with, so the shipped models reproduce."""
+the real webcam's clubs better the more decks when trained on from the shipped classifier (read as
+spades 57, 41, 22 times with 12, 24, 39 decks), but from nothing, at a 2-core host's epochs, 39 decks
+read the real photos worse than 12 (vision/models/MODEL_CARD.md). Decks 00-11 keep the fonts they were
+drawn with, so the shipped models reproduce."""
 
 
 class FontsMissing(RuntimeError):
