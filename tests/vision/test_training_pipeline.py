@@ -41,7 +41,14 @@ def test_the_classifier_process_gets_the_scene_options_of_the_command(
     assert pipeline._cls_cfg(there) == pipeline._cls_cfg(here)
     assert pipeline._cls_cfg(there).joker_probability == 0.3 and pipeline._cls_cfg(there).defocus_probability == 0.5
     assert pipeline._crops_cache(there, tmp_path, 10, 2, 2) == pipeline._crops_cache(here, tmp_path, 10, 2, 2)
-    assert (there.seed, there.cls_minutes, there.crop_margin, there.cls_card_height) == (5, 7.0, (0.8, 1.5), (45, 400))
+    # the options given above did take hold (so that the comparison is not of two sets of defaults)
+    assert pipeline._cls_cfg(there).marks_probability == 0.25
+    assert (there.seed, there.cls_minutes, there.ink_spread, there.crop_margin) == (5, 7.0, 0.3, (0.8, 1.5))
+    assert there.cls_arch == "residual"
+    assert (there.soften, there.hide_pip, there.cls_card_height) == (0.4, 0.2, (45.0, 400.0))
+    assert pipeline._cls_cfg(there).size == 448 and pipeline._cls_cfg(there).area_faces
+    assert (there.area_finish_epochs, there.area_finish_minutes, there.area_finish_lr) == (12, 25.0, 0.002)
+    assert there.cls_init == tmp_path / "c.onnx"
     # its area-faced pass ends within the command's budget, not its own
     assert (there.deadline, there.budget_minutes) == (here.deadline, 80.0)
     assert there.widen_after == tmp_path / "detector-done" and here.widen_after is None  # it takes the core after
