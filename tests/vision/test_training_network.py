@@ -180,6 +180,63 @@ def test_softened_crops_lose_fine_strokes_but_keep_their_size_and_range() -> Non
     assert float(out[2:, :, 20:28, 20:28].max()) < 0.1 and float(out[2:, :, :4, :4].min()) > 0.9
 
 
+def test_shrunk_crops_keep_their_light_and_their_coarse_shape() -> None:
+    """A 48-px batch averaged down to 32 px: the mean grey of each crop is kept and a large dark block
+    stays dark where it was, so the early low-resolution epochs see the same index, smaller."""
+    from vision.training.classifier import _shrunk
+
+    block = torch.ones(2, 3, 48, 48)
+    block[:, :, 12:36, 12:36] = 0.0
+    out = _shrunk(block, 32)
+    assert out.shape == (2, 3, 32, 32)
+    assert torch.allclose(out.mean(dim=(1, 2, 3)), block.mean(dim=(1, 2, 3)), atol=0.01)
+    assert float(out[:, :, 10:22, 10:22].max()) < 1e-6 and float(out[:, :, :6, :6].min()) > 1 - 1e-6
+
+
+def test_low_resolution_epochs_come_first_and_the_rest_are_full_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``low_res`` the first share of the batches (paced by steps here: the time cap is far off) is
+    shown shrunk, the rest at the crops' own size, and the model still learns and is kept at full size."""
+    from vision.training import classifier
+
+    sizes: list[int] = []
+    real_heads = classifier.CropNet.heads
+
+    def heads(self: CropNet, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        if self.training:
+            sizes.append(int(x.shape[-1]))
+        return real_heads(self, x)
+
+    monkeypatch.setattr(classifier.CropNet, "heads", heads)
+    rng = np.random.default_rng(1)
+    crops = np.concatenate([np.full((48, 48, 48, 3), 30, np.uint8), np.full((48, 48, 48, 3), 220, np.uint8)])
+    crops = np.clip(crops + rng.integers(-20, 20, crops.shape), 0, 255).astype(np.uint8)
+    labels = np.array([0] * 48 + [NOT_INDEX] * 48, np.int64)  # one batch of 96 an epoch
+    log: list[dict[str, float]] = []
+    model = train_classifier(crops, labels, (crops, labels), 8, 0, tmp_path, 600.0, log, low_res=32, low_res_share=0.5)
+    assert sizes == [32] * 4 + [48] * 4
+    with torch.no_grad():
+        x = torch.from_numpy(crops[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+        assert (model(x).argmax(1).numpy() == labels).mean() > 0.9
+
+
+@pytest.mark.parametrize(("side", "share"), [(48, 0.5), (4, 0.5), (32, 1.0)])
+def test_low_resolution_epochs_out_of_range_are_refused(tmp_path: Path, side: int, share: float) -> None:
+    crops = np.zeros((4, 48, 48, 3), np.uint8)
+    labels = np.array([0, 1, 2, NOT_INDEX])
+    with pytest.raises(ValueError, match="low-resolution"):
+        train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], low_res=side, low_res_share=share)
+
+
+def test_the_command_refuses_a_low_resolution_side_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        pipeline._args(["--cls-low-res", "64"])
+    assert "8-47 px" in capsys.readouterr().err
+    assert pipeline._args(["--cls-low-res", "32"]).cls_low_res == 32
+    assert pipeline._args([]).cls_low_res == 0  # the shipped recipe: every epoch at full size
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch's own, about its legacy ONNX exporter
 def test_an_orientation_network_learns_which_way_up_and_the_runtime_reads_its_export(tmp_path: Path) -> None:
     """Crops of a bar over a dot (a rank over its pip), each at one of the four quarter turns and

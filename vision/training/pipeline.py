@@ -218,6 +218,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--cls-lr", type=float, default=5e-3, help="classifier peak learning rate (default 5e-3)")
     p.add_argument(
+        "--cls-low-res",
+        type=_low_res_side,
+        default=0,
+        help="show the classifier its crops shrunk to this side for the first --cls-low-res-share of its "
+        "training, where a batch costs far less, so a time cap on a slow CPU buys more epochs (default 0: "
+        "every epoch at 48 px, the shipped models')",
+    )
+    p.add_argument(
+        "--cls-low-res-share",
+        type=in_range(float, 0.05, 0.95, "a share of the training in 0.05..0.95"),
+        default=0.5,
+        help="share of the classifier's training, by epochs or by its time cap, shown at --cls-low-res (default 0.5)",
+    )
+    p.add_argument(
         "--area-finish-epochs",
         type=int,
         default=0,
@@ -311,6 +325,15 @@ def _device(text: str) -> str:
 
 
 _scene_size = in_range(int, 160, 640, "a scene side of 160-640 whole pixels")
+
+
+def _low_res_side(text: str) -> int:
+    """``--cls-low-res``: 0 (off, as the command forwards its default to the classifier's process) or a
+    side of 8-47 px, under the 48-px crops."""
+    return 0 if text.strip() == "0" else _side_under_crops(text)
+
+
+_side_under_crops = in_range(int, 8, 47, "0 (off) or a side of 8-47 px, under the 48-px crops")
 """The classifier's scene side (``--cls-scene-size``)."""
 
 
@@ -390,6 +413,7 @@ def _stage_classifier(
         minutes: float,
         init: Path | None,
         lr: float,
+        first: bool = True,
     ) -> tuple[CropNet, list[dict[str, float]], float]:
         x, y, turns, xv, yv = crops
         t = time.monotonic()
@@ -412,6 +436,8 @@ def _stage_classifier(
             pip_turns=turns,
             soften=a.soften,
             between_epochs=alone,
+            low_res=a.cls_low_res if first else 0,
+            low_res_share=a.cls_low_res_share,
         )
         return model, log, time.monotonic() - t
 
@@ -435,7 +461,7 @@ def _stage_classifier(
         if minutes > 0:
             _log(f"training the classifier on for {a.area_finish_epochs} epochs on area-faced crops, {minutes:.1f} min")
             model, finish_log, finish_s = train(
-                (ax_tr, ay_tr, at_tr, ax_va, ay_va), a.area_finish_epochs, minutes, best, a.area_finish_lr
+                (ax_tr, ay_tr, at_tr, ax_va, ay_va), a.area_finish_epochs, minutes, best, a.area_finish_lr, first=False
             )
             _log_time_cap("area-faced classifier epochs", len(finish_log), a.area_finish_epochs)
         else:
