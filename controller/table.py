@@ -96,6 +96,8 @@ class Table:
         self.inputs: queue.Queue[Any] = queue.Queue()
         self.stop_event = threading.Event()
         self.closers: list[Callable[[], None]] = []
+        #: the SIGTERM and SIGINT handlers :meth:`install_signals` replaced, put back by :meth:`close`
+        self._replaced_signals: dict[int, Any] = {}
         names = cfg.table.players
         outputs: list[Any] = [LogOutput(names)]
         if printer:
@@ -284,31 +286,47 @@ class Table:
         return frames
 
     def install_signals(self) -> None:
-        """SIGTERM and SIGINT stop the loop after the current frame (systemd stops, Ctrl-C)."""
+        """SIGTERM and SIGINT stop the loop after the current frame (systemd stops, Ctrl-C), until
+        :meth:`close` puts the process's own handlers back.
+
+        Why put them back: in a process that outlives the table (a test run, a program embedding it) a
+        handler left behind only sets a closed table's event, so SIGTERM no longer ends the process nor
+        anything it forks: ``multiprocessing.Pool.terminate`` stops its workers with SIGTERM, and workers
+        that inherited this handler never exit (the pool's ``with`` block then waits for ever)."""
 
         def stop(_signum: int, _frame: object) -> None:
             self.stop_event.set()
 
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            self._replaced_signals.setdefault(signum, signal.getsignal(signum))
+            signal.signal(signum, stop)
+
+    def _restore_signals(self) -> None:
+        for signum, handler in self._replaced_signals.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self._replaced_signals.clear()
 
     def close(self) -> Path:
         """Write the record, close outputs and inputs in reverse order; returns the record's path.
 
         A game the operator started in this run and nobody played in yet leaves no record: the path is
-        then the last finished game's."""
+        then the last finished game's. The signal handlers go back last, so that a second SIGTERM while
+        the record is written still cannot cut it short."""
         self.notifier.stopping()
-        if self.records and self.referee.inputs == 0:
-            path = self.records[-1]
-        else:
-            path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
-            self.records.append(path)
-        if self.referee.is_over and self.journal is not None:
-            self.journal.reset()  # the next start begins a new game; the old journal stays as .done
-        for close in reversed(self.closers):
-            try:
-                close()
-            except Exception:
-                log.exception("closing failed")
-        self.referee.close()
+        try:
+            if self.records and self.referee.inputs == 0:
+                path = self.records[-1]
+            else:
+                path = save_record(self.referee, self.cfg.records.dir, self.cfg.table.id, self.started)
+                self.records.append(path)
+            if self.referee.is_over and self.journal is not None:
+                self.journal.reset()  # the next start begins a new game; the old journal stays as .done
+            for close in reversed(self.closers):
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing failed")
+            self.referee.close()
+        finally:
+            self._restore_signals()
         return path

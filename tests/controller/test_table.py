@@ -239,6 +239,32 @@ def test_the_table_tells_systemd_it_is_ready_and_stopping(tmp_path: Path, monkey
     server.close()
 
 
+def test_a_closed_table_gives_sigterm_back_so_that_forked_workers_can_be_stopped(tmp_path: Path) -> None:
+    """While it runs, SIGTERM stops the table's loop; once closed the process has its own handlers again.
+
+    Left installed, the handler only sets a closed table's event: a ``multiprocessing.Pool`` forked
+    later in the same process (a test run, the training's crop workers) inherits it, and the pool's
+    ``with`` block, which stops its workers with SIGTERM, then waits for ever."""
+    import multiprocessing
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    table.install_signals()
+    signal.raise_signal(signal.SIGTERM)
+    assert table.stop_event.wait(5), "SIGTERM asks the running table to stop after its frame"
+    table.close()
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.map(abs, [-2, 3]) == [2, 3]  # leaving the block terminates the worker with SIGTERM
+
+
 def test_run_exits_non_zero_when_the_camera_is_lost_so_that_systemd_restarts_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
