@@ -223,8 +223,8 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="show the classifier its crops shrunk to this side for the first --cls-low-res-share of its "
         "training, where a batch costs far less, so a time cap on a slow CPU buys more epochs (default 0: "
-        "every epoch at 48 px, the shipped models'; 32 at 40 epochs: 28%% less time, held-out designs' recall "
-        "-0.026, docs/vision.md)",
+        "every epoch at 48 px, the shipped models'; 32: at 40 epochs 28%% less time and held-out designs' "
+        "recall -0.026; under a binding cap no better: docs/vision.md)",
     )
     p.add_argument(
         "--cls-low-res-share",
