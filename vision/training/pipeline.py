@@ -326,16 +326,15 @@ def _device(text: str) -> str:
 
 
 _scene_size = in_range(int, 160, 640, "a scene side of 160-640 whole pixels")
+"""The classifier's scene side (``--cls-scene-size``)."""
+
+_side_under_crops = in_range(int, 8, 47, "0 (off) or a side of 8-47 px, under the 48-px crops")
 
 
 def _low_res_side(text: str) -> int:
     """``--cls-low-res``: 0 (off, as the command forwards its default to the classifier's process) or a
     side of 8-47 px, under the 48-px crops."""
     return 0 if text.strip() == "0" else _side_under_crops(text)
-
-
-_side_under_crops = in_range(int, 8, 47, "0 (off) or a side of 8-47 px, under the 48-px crops")
-"""The classifier's scene side (``--cls-scene-size``)."""
 
 
 def _log(msg: str) -> None:
