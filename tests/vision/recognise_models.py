@@ -146,9 +146,11 @@ def write_models(
     upright: bool = False,
     free_size: bool = False,
     orientation: tuple[int, int] | None = None,
+    detector_extra: dict[str, object] | None = None,
 ) -> Path:
     """Both models and their ``models.json`` in ``directory``; returns the directory. With
-    ``orientation`` (its input size) an orientation network too (:func:`orientation_model`)."""
+    ``orientation`` (its input size) an orientation network too (:func:`orientation_model`);
+    ``detector_extra`` is added to the manifest's detector entry."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "corner-detector.onnx", imgsz, boxes if boxes is not None else [], dynamic)
     classifier_model(
@@ -170,7 +172,12 @@ def write_models(
         **({"turned_class": "turned"} if upright else {}),
         **(manifest_extra or {}),
     }
-    detector: dict[str, object] = {"file": "corner-detector.onnx", "imgsz": imgsz, "classes": ["corner"]}
+    detector: dict[str, object] = {
+        "file": "corner-detector.onnx",
+        "imgsz": imgsz,
+        "classes": ["corner"],
+        **(detector_extra or {}),
+    }
     if train_imgsz is not None:
         detector["train_imgsz"] = train_imgsz
     manifest: dict[str, object] = {"detector": detector, "classifier": classifier}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from engine.cards import Card
 from tests.vision.recognise_models import BLUE, CLASSES, GREEN, RED, write_models
 from vision.detections import Detection
 from vision.recognise import CardVote, ModelError, OnnxRecogniser, cards_in_image
-from vision.recognise.detector import letterbox, plan_windows
+from vision.recognise.detector import closer_windows, letterbox, plan_windows
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -593,6 +594,61 @@ def test_no_regions_reads_nothing_and_none_reads_the_whole_frame(tmp_path: Path)
     assert recogniser.detect(frame, []) == []
     (whole,) = recogniser.detect(frame, None)
     assert whole.center == pytest.approx((160, 160), abs=1.0)
+
+
+def test_a_frame_whose_indices_are_small_is_read_again_closer(tmp_path: Path) -> None:
+    # The model "sees" an 8x16 box at the middle of whatever it is shown. A 640x640 frame is fitted to
+    # 320, so that index is 16 px tall where the detector saw it: under 20, so the frame is read again
+    # as four 480-px tiles (0.75 of its side) fitted to 320, each finding its own middle, 12x24 in frame
+    # pixels. Both readings' boxes are kept.
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 8, 16, 0.9)], detector_extra={"closer": {"below": 20}})
+    frame = np.zeros((640, 640, 3), np.uint8)
+
+    found = OnnxRecogniser(models).detect(frame)
+
+    centres = sorted(d.center for d in found)
+    expected = [(240, 240), (240, 400), (320, 320), (400, 240), (400, 400)]
+    assert centres == [pytest.approx(c, abs=1.0) for c in expected]
+    near = next(d for d in found if d.center[0] < 300)
+    assert (near.box[2] - near.box[0], near.box[3] - near.box[1]) == pytest.approx((12, 24), abs=1.0)
+
+
+def test_a_frame_whose_indices_are_large_enough_or_zones_or_no_tiles_are_read_once(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=320, boxes=[(160, 160, 8, 16, 0.9)], detector_extra={"closer": {"below": 16}})
+    frame = np.zeros((640, 640, 3), np.uint8)
+    (once,) = OnnxRecogniser(models).detect(frame)  # 16 px tall where seen: not under 16
+    assert once.center == pytest.approx((320, 320), abs=1.0)
+
+    small = write_models(
+        tmp_path / "small", imgsz=320, boxes=[(160, 160, 4, 8, 0.9)], detector_extra={"closer": {"below": 16}}
+    )
+    # the tracker's zones are already read close, and tile="off" asks for one reading
+    assert len(OnnxRecogniser(small).detect(frame, [(0, 0, 640, 640)])) == 1
+    assert len(OnnxRecogniser(small, tile="off").detect(frame)) == 1
+    assert len(OnnxRecogniser(small).detect(frame)) == 5
+
+
+def test_the_closer_tiles_cover_the_frame_and_overlap() -> None:
+    assert closer_windows(640, 640, 0.75) == [
+        (0, 0, 480, 480),
+        (160, 0, 480, 480),
+        (0, 160, 480, 480),
+        (160, 160, 480, 480),
+    ]
+    wide = closer_windows(720, 1280, 0.75)
+    assert {(w, h) for _, _, w, h in wide} == {(540, 540)}
+    covered = np.zeros((720, 1280), bool)
+    for x, y, w, h in wide:
+        covered[y : y + h, x : x + w] = True
+    assert covered.all()
+    xs = sorted({x for x, _, _, _ in wide})
+    assert all(b - a <= 0.8 * 540 for a, b in itertools.pairwise(xs))  # neighbours overlap by a fifth or more
+
+
+def test_a_closer_look_out_of_range_is_refused(tmp_path: Path) -> None:
+    models = write_models(tmp_path, imgsz=320, detector_extra={"closer": {"below": 12, "tile": 1.5}})
+    with pytest.raises(ModelError, match=r"detector\.closer\.tile"):
+        OnnxRecogniser(models)
 
 
 SUIT_CONTEXT = {"scale": 1.6, "weight": 2.0, "settled": 0.9}

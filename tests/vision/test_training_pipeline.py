@@ -83,6 +83,20 @@ def test_the_shipped_models_settings_are_the_default() -> None:
     assert (pipeline._args([]).det_device, pipeline._args([]).det_batch) == ("cpu", 16)  # the 2-core recipe
 
 
+def test_a_trained_manifest_reads_photos_as_the_shipped_one_does(tmp_path: Path) -> None:
+    """Retraining keeps the runtime's reading of photos: a whole frame of small indices is read again
+    closer, as the shipped manifest says, and each crop the same way."""
+    from vision.recognise import DEFAULT_MODEL_DIR
+    from vision.recognise.manifest import ClassifierSpec, DetectorSpec, Manifest
+
+    trained = pipeline._manifest(pipeline._args([]), tmp_path)
+    shipped = Manifest.load(DEFAULT_MODEL_DIR)
+    closer = DetectorSpec.model_validate(trained["detector"]).closer
+    assert closer is not None and closer == shipped.detector.closer
+    spec = ClassifierSpec.model_validate(trained["classifier"])
+    assert (spec.crop_scale, spec.thin_ink) == (shipped.classifier.crop_scale, shipped.classifier.thin_ink)
+
+
 def test_bleeding_courts_swap_four_drawn_decks_for_their_twins(tmp_path: Path) -> None:
     """``--bleeding-courts`` trains on the same number of designs, four drawn decks swapped for their
     ``-bleed`` twins, records them in the manifest, and caches its crops apart."""

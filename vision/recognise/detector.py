@@ -23,6 +23,12 @@ against two tiles; 3-5-8's four zones would be four, and on eight synthetic game
 better than the whole frame's two tiles (811 against 814 of 816 cards confirmed). When the zones take
 more runs than the tiles, the rectangle around them all is read in one run, if that shows them at no
 less than :data:`UNION_SCALE` of the tiles' scale: the 3-5-8 mat's four zones, one run instead of two.
+
+A photo has no zones, and its scale is not known in advance. Where the indices found in a whole frame
+are small where the detector saw them (the manifest's ``closer``,
+:class:`~vision.recognise.manifest.CloserLook`), the frame is read again as four or more overlapping
+tiles, closer, and both readings' boxes are kept: on the held-out designs' photos that found 0.038 more
+of the cards (docs/vision.md, "5 December, morning: a photo of small indices read again closer").
 """
 
 from __future__ import annotations
@@ -112,6 +118,20 @@ def plan_windows(height: int, width: int, size: int, fit: int, mode: TileMode) -
     return [(0, y, short_side, short_side) for y in starts], fit
 
 
+def closer_windows(height: int, width: int, tile: float) -> list[Window]:
+    """Square tiles ``tile`` times the frame's short side, spread over both axes to overlap by at least
+    a fifth, for :class:`~vision.recognise.manifest.CloserLook`'s second reading."""
+    side = max(1, round(tile * min(height, width)))
+
+    def starts(length: int) -> list[int]:
+        if length <= side:
+            return [0]
+        count = max(2, math.ceil((length - side) / (0.8 * side)) + 1)
+        return [round(i * (length - side) / (count - 1)) for i in range(count)]
+
+    return [(x, y, side, side) for y in starts(height) for x in starts(width)]
+
+
 MIN_REGION = 8
 """Regions narrower or shorter than this many pixels (a zone out of view) are not read."""
 
@@ -182,6 +202,7 @@ class CornerDetector:
         self.iou = iou
         self.max_detections = max_detections
         self.tile: TileMode = tile
+        self.closer = spec.closer
         self.path = path
 
     def boxes(self, bgr: np.ndarray, regions: Sequence[Region] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -203,6 +224,25 @@ class CornerDetector:
                 # letterbox's scale for a window: the fit over its longer side
                 if self.size / max(union[2], union[3]) >= UNION_SCALE * fit / max(windows[0][2], windows[0][3]):
                     windows, fit, several = [union], self.size, True
+        boxes, scores = self._read_windows(bgr, windows, fit, several)
+        if regions is None and self.closer is not None and self.tile != "off" and len(boxes):
+            seen = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * fit / max(windows[0][2:])
+            if float(np.median(seen)) < self.closer.below:
+                tiles = closer_windows(height, width, self.closer.tile)
+                near, near_scores = self._read_windows(bgr, tiles, self.fit, True)
+                boxes, scores = np.concatenate([boxes, near]), np.concatenate([scores, near_scores])
+                keep = self._nms(boxes, scores)
+                boxes, scores = boxes[keep], scores[keep]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        return boxes, scores
+
+    def _read_windows(
+        self, bgr: np.ndarray, windows: Sequence[Window], fit: int, several: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes and scores of ``windows`` read at ``fit``, in ``bgr``'s pixels, merged by NMS when
+        there are ``several`` (stumps cut by an inner window edge dropped first)."""
+        height, width = bgr.shape[:2]
         all_boxes: list[np.ndarray] = []
         all_scores: list[np.ndarray] = []
         for x, y, w, h in windows:
@@ -220,8 +260,6 @@ class CornerDetector:
         if several and len(boxes):
             keep = self._nms(boxes, scores)
             boxes, scores = boxes[keep], scores[keep]
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
-        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
         return boxes, scores
 
     def _read_window(self, bgr: np.ndarray, fit: int) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,23 @@ class ModelError(RuntimeError):
     """The models cannot be loaded: a missing file, a bad manifest, or an ONNX graph of the wrong shape."""
 
 
+class CloserLook(BaseModel):
+    """Read a whole frame again closer when the indices it first found are small (``DetectorSpec.closer``).
+
+    Where the median longer side of the boxes found in a whole frame, at the scale the detector saw
+    them, is under ``below`` pixels, the frame is read again as overlapping square tiles ``tile`` times
+    its short side, each fitted to the training scale, and the two readings' boxes are merged by NMS.
+    Why: a photo is shown to the detector at its training scale whatever it holds, so a table seen
+    from far shows it indices of 6-8 pixels, which it finds at half the rate of larger ones; read closer
+    they are found. The tracker never needs it: its zones are already read close.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    below: float = Field(gt=0.0, le=1000.0)
+    tile: float = Field(default=0.75, ge=0.3, lt=1.0)
+
+
 class DetectorSpec(BaseModel):
     """The corner-index detector: an ultralytics YOLOv8 export, letterboxed square RGB input in 0..1."""
 
@@ -37,6 +54,8 @@ class DetectorSpec(BaseModel):
     train_imgsz: int | None = Field(default=None, gt=0, le=4096)
     """The size the detector was trained at: frames are shown to it at this scale by default."""
     classes: list[str] = Field(min_length=1)
+    closer: CloserLook | None = None
+    """Whole frames whose indices are small are read again closer (off unless the manifest says so)."""
 
 
 class SuitContext(BaseModel):

@@ -741,6 +741,8 @@ def _manifest(a: argparse.Namespace, out: Path) -> dict[str, object]:
             "imgsz": a.export_imgsz,
             "train_imgsz": a.imgsz,
             "classes": ["corner"],
+            # a photo whose indices the detector saw under 12 px is read again closer (docs/vision.md, 5 Dec)
+            "closer": {"below": 12, "tile": 0.75},
             "input": "1x3xHxW RGB float 0..1, letterboxed (pad 114)",
             "output": "1 x (4 + 1) x anchors: cx, cy, w, h in input pixels, then the corner score",
         },
