@@ -237,6 +237,39 @@ def test_the_command_refuses_a_low_resolution_side_it_cannot_use(capsys: pytest.
     assert pipeline._args([]).cls_low_res == 0  # the shipped recipe: every epoch at full size
 
 
+def _two_kinds() -> tuple[np.ndarray, np.ndarray]:
+    """Dark crops of one card and pale blanks, 96 in all: one batch an epoch."""
+    rng = np.random.default_rng(1)
+    crops = np.concatenate([np.full((48, 48, 48, 3), 30, np.uint8), np.full((48, 48, 48, 3), 220, np.uint8)])
+    crops = np.clip(crops + rng.integers(-20, 20, crops.shape), 0, 255).astype(np.uint8)
+    return crops, np.array([0] * 48 + [NOT_INDEX] * 48, np.int64)
+
+
+def test_the_weights_moving_average_is_what_is_kept_and_it_still_reads(tmp_path: Path) -> None:
+    crops, labels = _two_kinds()
+    log: list[dict[str, float]] = []
+    averaged = train_classifier(crops, labels, (crops, labels), 16, 0, tmp_path, 600.0, log, ema=0.5)
+    (tmp_path / "plain").mkdir()
+    plain = train_classifier(crops, labels, (crops, labels), 16, 0, tmp_path / "plain", 600.0, [])
+    assert all("raw_val_acc" in entry for entry in log)  # the raw weights' reading is logged beside
+    # the same seed and batches: the plain run's weights are the raw ones, the kept ones their average
+    first = next(iter(averaged.state_dict()))
+    assert not torch.equal(averaged.state_dict()[first], plain.state_dict()[first])
+    with torch.no_grad():
+        x = torch.from_numpy(crops[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+        assert (averaged(x).argmax(1).numpy() == labels).mean() > 0.9
+
+
+def test_a_moving_average_decay_out_of_range_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    crops, labels = _two_kinds()
+    with pytest.raises(ValueError, match="moving average needs a decay"):
+        train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], ema=1.0)
+    with pytest.raises(SystemExit):
+        pipeline._args(["--cls-ema", "1"])
+    assert "a decay per step in 0..0.99999" in capsys.readouterr().err
+    assert pipeline._args([]).cls_ema == 0.0  # the shipped recipe: no average
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch's own, about its legacy ONNX exporter
 def test_an_orientation_network_learns_which_way_up_and_the_runtime_reads_its_export(tmp_path: Path) -> None:
     """Crops of a bar over a dot (a rank over its pip), each at one of the four quarter turns and

@@ -317,6 +317,7 @@ def train_classifier(
     distill: float = 0.0,
     low_res: int = 0,
     low_res_share: float = 0.5,
+    ema: float = 0.0,
 ) -> CropNet:
     """Train with AdamW, a warmup-cosine learning rate paced by epochs or time cap (see
     :func:`_learning_rate`) and label smoothing; keeps the best model on ``val``. With ``turns`` (each
@@ -333,7 +334,12 @@ def train_classifier(
     output against them and the rest the heads' own losses; crops whose pip was painted over keep the
     heads' losses only (their target no longer says what they show). With ``low_res`` (a side in pixels,
     under the crops' own) the first ``low_res_share`` of the run, by steps or by the time cap as the
-    learning rate is paced, shows each batch shrunk to that side (:func:`_shrunk`).
+    learning rate is paced, shows each batch shrunk to that side (:func:`_shrunk`). With ``ema`` (a decay
+    per step in (0, 1)) an exponential moving average of the weights and batch-norm statistics is kept
+    beside them (``torch.optim.swa_utils``); the average is what is validated, kept as best and returned,
+    and each epoch's entry logs the raw weights' validation as ``raw_val_acc``. Why: an average over the
+    last few thousand steps sits in a flatter part of the loss than its last step, which often reads
+    unseen data (here: decks never trained on) better, at no cost at run time.
 
     The model and each batch are kept channels-last: the same network and data (only the order of the
     sums within a convolution may differ), and a tenth to a fifth faster a batch on this CPU, so a
@@ -350,6 +356,8 @@ def train_classifier(
         raise ValueError(f"low-resolution epochs need a side of 8 to {crops.shape[1] - 1} px and a share in (0, 1)")
     if hide_pip > 0 and pip_turns is None:
         raise ValueError("hiding pips needs each crop's turns to upright (pip_turns)")
+    if not 0.0 <= ema < 1.0:
+        raise ValueError(f"the weights' moving average needs a decay in [0, 1), not {ema}")
     p_all = torch.from_numpy(pip_turns) if pip_turns is not None else None
     if init is not None and init.suffix == ".onnx":  # continue from a shipped export
         load_onnx_weights(model, init, crops[:2048])
@@ -362,6 +370,14 @@ def train_classifier(
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     x_all = _to_tensor(crops)
     y_all = torch.from_numpy(labels)
+    average = (
+        torch.optim.swa_utils.AveragedModel(
+            model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema), use_buffers=True
+        )
+        if ema
+        else None
+    )
+    kept = cast(CropNet, average.module) if average is not None else model  # what is validated and kept
     best = -1.0
     done = 0
     start = time.monotonic()
@@ -401,16 +417,19 @@ def train_classifier(
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if average is not None:
+                average.update_parameters(model)
             done += 1
             for group in opt.param_groups:
                 group["lr"] = _learning_rate(max_lr, done / steps, (time.monotonic() - start) / time_limit_s)
             total += float(loss.detach()) * len(idx)
-        acc = float((predict(model, val[0]) == val[1]).mean())  # cards named and blanks rejected
+        acc = float((predict(kept, val[0]) == val[1]).mean())  # cards named and blanks rejected
         entry = {
             "epoch": epoch + 1,
             "loss": total / len(crops),
             "val_acc": acc,
-            "val_card_acc": evaluate(model, *val),
+            "val_card_acc": evaluate(kept, *val),
+            **({"raw_val_acc": float((predict(model, val[0]) == val[1]).mean())} if average is not None else {}),
             "seconds": time.monotonic() - t0,
             "threads": torch.get_num_threads(),
         }
@@ -418,7 +437,7 @@ def train_classifier(
         print(f"classifier epoch {epoch + 1}/{epochs}: {entry}", flush=True)
         if acc > best:
             best = acc
-            torch.save(model.state_dict(), out / "classifier-best.pt")
+            torch.save(kept.state_dict(), out / "classifier-best.pt")
         if time.monotonic() - start + 0.5 * entry["seconds"] > time_limit_s:
             print("classifier: time limit reached, stopping", flush=True)
             break

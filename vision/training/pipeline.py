@@ -233,6 +233,13 @@ def _parser() -> argparse.ArgumentParser:
         help="share of the classifier's training, by epochs or by its time cap, shown at --cls-low-res (default 0.5)",
     )
     p.add_argument(
+        "--cls-ema",
+        type=in_range(float, 0.0, 0.99999, "a decay per step in 0..0.99999"),
+        default=0.0,
+        help="keep an exponential moving average of the classifier's weights with this decay per step "
+        "(about 400 steps an epoch) and validate, keep and export the average (default 0: off, the shipped models)",
+    )
+    p.add_argument(
         "--area-finish-epochs",
         type=int,
         default=0,
@@ -438,6 +445,7 @@ def _stage_classifier(
             between_epochs=alone,
             low_res=a.cls_low_res if first else 0,
             low_res_share=a.cls_low_res_share,
+            ema=a.cls_ema,
         )
         return model, log, time.monotonic() - t
 
