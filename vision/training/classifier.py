@@ -370,13 +370,9 @@ def train_classifier(
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     x_all = _to_tensor(crops)
     y_all = torch.from_numpy(labels)
-    average = (
-        torch.optim.swa_utils.AveragedModel(
-            model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema), use_buffers=True
-        )
-        if ema
-        else None
-    )
+    swa = torch.optim.swa_utils
+    # torch leaves get_ema_multi_avg_fn unannotated
+    average = swa.AveragedModel(model, multi_avg_fn=swa.get_ema_multi_avg_fn(ema), use_buffers=True) if ema else None  # type: ignore[no-untyped-call]
     kept = cast(CropNet, average.module) if average is not None else model  # what is validated and kept
     best = -1.0
     done = 0
