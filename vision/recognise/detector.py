@@ -111,25 +111,26 @@ def plan_windows(height: int, width: int, size: int, fit: int, mode: TileMode) -
     single = (0, 0, width, height)
     if long_side == short_side or mode == "off" or (mode == "auto" and whole <= 1.05 * size):
         return [single], min(size, round(whole))
-    count = max(2, math.ceil((long_side - short_side) / (0.8 * short_side)) + 1)
-    starts = [round(i * (long_side - short_side) / (count - 1)) for i in range(count)]
+    starts = _starts(long_side, short_side)
     if width >= height:
         return [(x, 0, short_side, short_side) for x in starts], fit
     return [(0, y, short_side, short_side) for y in starts], fit
+
+
+def _starts(length: int, side: int) -> list[int]:
+    """Where tiles of ``side`` begin along ``length``: evenly spread from end to end, overlapping by at
+    least a fifth of a tile (one tile when it spans the length)."""
+    if length <= side:
+        return [0]
+    count = max(2, math.ceil((length - side) / (0.8 * side)) + 1)
+    return [round(i * (length - side) / (count - 1)) for i in range(count)]
 
 
 def closer_windows(height: int, width: int, tile: float) -> list[Window]:
     """Square tiles ``tile`` times the frame's short side, spread over both axes to overlap by at least
     a fifth, for :class:`~vision.recognise.manifest.CloserLook`'s second reading."""
     side = max(1, round(tile * min(height, width)))
-
-    def starts(length: int) -> list[int]:
-        if length <= side:
-            return [0]
-        count = max(2, math.ceil((length - side) / (0.8 * side)) + 1)
-        return [round(i * (length - side) / (count - 1)) for i in range(count)]
-
-    return [(x, y, side, side) for y in starts(height) for x in starts(width)]
+    return [(x, y, side, side) for y in _starts(height, side) for x in _starts(width, side)]
 
 
 MIN_REGION = 8
@@ -210,7 +211,9 @@ class CornerDetector:
 
         With ``regions`` only those parts are read, each fitted to the whole graph, when they are no
         more windows than the whole frame would take (see the module's docstring); else the whole frame
-        is read as usual. A box a region's edge cuts (inside the frame) is dropped as a stump.
+        is read as usual. A box a region's edge cuts (inside the frame) is dropped as a stump. Without
+        ``regions``, a frame whose indices were small where the detector saw them is read again closer
+        when the manifest asks for it (``closer``), and both readings' boxes are kept.
         """
         height, width = bgr.shape[:2]
         windows, fit = plan_windows(height, width, self.size, self.fit, self.tile)
