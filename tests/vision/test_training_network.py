@@ -17,7 +17,7 @@ from vision.recognise.classifier import CornerClassifier
 from vision.recognise.manifest import ClassifierSpec, OrientationSpec
 from vision.recognise.orientation import IndexOrientation
 from vision.training import pipeline
-from vision.training.classifier import CropNet, export_onnx, train_classifier
+from vision.training.classifier import CropNet, _warp, export_onnx, train_classifier
 from vision.training.dataset import ARCHITECTURES, NOT_INDEX
 from vision.training.orientation import accuracy, train_orientation
 from vision.training.orientation import export_onnx as export_orientation
@@ -268,6 +268,48 @@ def test_a_moving_average_decay_out_of_range_is_refused(tmp_path: Path, capsys: 
         pipeline._args(["--cls-ema", "1"])
     assert "a decay per step in 0..0.99999" in capsys.readouterr().err
     assert pipeline._args([]).cls_ema == 0.0  # the shipped recipe: no average
+
+
+def test_bent_crops_keep_their_figure_in_place_and_differ_crop_by_crop() -> None:
+    """A warp moves a crop's ink a little, not off the crop: a dark bar in the middle of a pale crop stays
+    mostly where it was, and two crops bent in one call are bent differently."""
+    bar = torch.ones(2, 3, 48, 48)
+    bar[:, :, 12:36, 20:28] = 0.0
+    bent = _warp(bar.clone(), torch.Generator().manual_seed(0))
+    assert bent.shape == bar.shape and float(bent.min()) >= 0.0 and float(bent.max()) <= 1.0
+    ink = bent < 0.5
+    assert (ink & (bar < 0.5)).sum() > 0.6 * (bar < 0.5).sum()  # most of the bar is still on the bar
+    assert not torch.equal(bent[0], bent[1])  # each crop its own warp
+    assert not torch.equal(bent, bar)
+
+
+@pytest.mark.parametrize(("warp", "mixup"), [(1.0, 0.0), (0.0, 0.4)])
+def test_a_classifier_trained_on_bent_or_blended_crops_still_learns_them(
+    warp: float, mixup: float, tmp_path: Path
+) -> None:
+    crops, labels = _two_kinds()
+    model = train_classifier(crops, labels, (crops, labels), 16, 0, tmp_path, 600.0, [], warp=warp, mixup=mixup)
+    (tmp_path / "plain").mkdir()
+    plain = train_classifier(crops, labels, (crops, labels), 16, 0, tmp_path / "plain", 600.0, [])
+    first = next(iter(model.state_dict()))
+    assert not torch.equal(model.state_dict()[first], plain.state_dict()[first])  # the option changed training
+    with torch.no_grad():
+        x = torch.from_numpy(crops[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+        assert (model(x).argmax(1).numpy() == labels).mean() > 0.9
+
+
+def test_bending_and_blending_out_of_range_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    crops, labels = _two_kinds()
+    with pytest.raises(ValueError, match="share of crops bent"):
+        train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], warp=1.5)
+    with pytest.raises(ValueError, match="mixup"):
+        turns = np.zeros(len(labels), np.int64)
+        train_classifier(crops, labels, (crops, labels), 1, 0, tmp_path, 60.0, [], turns=turns, mixup=0.2)
+    with pytest.raises(SystemExit):
+        pipeline._args(["--cls-warp", "2"])
+    assert "a share of the crops in 0..1" in capsys.readouterr().err
+    args = pipeline._args([])
+    assert (args.cls_warp, args.cls_mixup) == (0.0, 0.0)  # the shipped recipe: neither
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch's own, about its legacy ONNX exporter

@@ -241,6 +241,20 @@ def _parser() -> argparse.ArgumentParser:
         "0.999 against 40 plain epochs read the real photos less precisely: docs/vision.md)",
     )
     p.add_argument(
+        "--cls-warp",
+        type=in_range(float, 0.0, 1.0, "a share of the crops in 0..1"),
+        default=0.0,
+        help="share of the classifier's crops bent by a small random affine and elastic warp, as another "
+        "printer's figures differ (default 0: off, the shipped models)",
+    )
+    p.add_argument(
+        "--cls-mixup",
+        type=in_range(float, 0.0, 10.0, "a Beta parameter in 0..10"),
+        default=0.0,
+        help="blend each classifier batch with itself in another order, the weight drawn from Beta(this, this), "
+        "and the loss likewise (mixup; default 0: off, the shipped models)",
+    )
+    p.add_argument(
         "--area-finish-epochs",
         type=int,
         default=0,
@@ -447,6 +461,8 @@ def _stage_classifier(
             low_res=a.cls_low_res if first else 0,
             low_res_share=a.cls_low_res_share,
             ema=a.cls_ema,
+            warp=a.cls_warp,
+            mixup=a.cls_mixup,
         )
         return model, log, time.monotonic() - t
 
