@@ -451,10 +451,9 @@ def train_classifier(
                 if bent.any():
                     xb[bent] = _warp(xb[bent], gen)
             xb = _augment(xb, gen, turn=not upright, ink_spread=ink_spread, soften=soften)
-            lam, other = 1.0, torch.arange(len(idx))
+            lam, other = 1.0, None  # mixup: the blend's weight and the batch's other order
             if mixup > 0:
-                lam = float(blend.beta(mixup, mixup))
-                lam = max(lam, 1.0 - lam)
+                lam = max(beta := float(blend.beta(mixup, mixup)), 1.0 - beta)
                 other = torch.randperm(len(idx), generator=gen)
                 xb = lam * xb + (1.0 - lam) * xb[other]
             if low_res and max(done / steps, (time.monotonic() - start) / time_limit_s) < low_res_share:
@@ -467,7 +466,7 @@ def train_classifier(
                 index_target = (~card).long()
             rank, suit, index = model.heads(xb.contiguous(memory_format=torch.channels_last))
             loss = _heads_loss(loss_fn, (rank, suit, index), yb, hidden, index_target, card)
-            if lam < 1.0:
+            if other is not None:
                 theirs = _heads_loss(
                     loss_fn, (rank, suit, index), yb[other], hidden[other], index_target[other], card[other]
                 )
