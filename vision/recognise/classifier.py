@@ -8,6 +8,7 @@ at a time when it was exported with a fixed batch of 1.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -103,6 +104,22 @@ def thin_ink(batch: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class SuitDoubt:
+    """The index readings sure of rank and colour but not of the suit (:meth:`CornerClassifier.suit_doubt`)."""
+
+    rows: np.ndarray
+    """Their rows in the probabilities."""
+    red: np.ndarray
+    """Whether each reads red (hearts, diamonds) rather than black."""
+    colour: np.ndarray
+    """``(rows, 4)``: the suits of that colour, in ``Suit`` order."""
+    within: np.ndarray
+    """``(rows, 4)``: each suit's share of the card probability, zero outside the colour."""
+    total: np.ndarray
+    """The colour's share of the card probability."""
+
+
 class CornerClassifier:
     """The classifier session: crops in, class probabilities out (in the manifest's class order)."""
 
@@ -170,22 +187,12 @@ class CornerClassifier:
             out *= 1.0 / 255.0
         return out
 
-    def in_context(self, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """``probs`` (from :meth:`probabilities` of the crops at ``boxes``) with the suit of each crop
-        whose index reading is sure of rank and colour but not of the suit read again from a wider
-        crop (manifest ``suit_context``; unchanged without one).
-
-        The wide crop shows the index at the size the network knows and the card's big pips around
-        it. Its suit shares re-weigh, log-linearly by ``weight``, the two suits of the colour; each
-        suit's cards are scaled alike, so the ranks, the colour's share and "not an index" keep the
-        index reading's probabilities. A crop is read again only where one rank of one colour holds at
-        least ``settled`` of its probability and that colour's better suit less than ``settled`` of
-        the colour: a joker's lettering or a pip, read weakly as some card, gains no confidence.
-        """
-        context = self.spec.suit_context
+    def suit_doubt(self, probs: np.ndarray, settled: float, rank: float | None = None) -> SuitDoubt | None:
+        """Which rows of ``probs`` are sure of one rank and colour but not of the suit: one rank of one
+        colour holds at least ``rank`` (by default ``settled``) of the card probability and that colour's
+        better suit less than ``settled`` of the colour. A joker's lettering or a pip, read weakly as some
+        card, is not in doubt of its suit only: it is not read again. None when no row is."""
         cards = len(self._twin)
-        if context is None or not len(boxes):
-            return probs
         card_probs = probs[:, :cards].astype(np.float64)
         pairs = card_probs + np.where(self._twin >= 0, card_probs[:, np.maximum(self._twin, 0)], 0.0)
         shares = card_probs @ self._suits
@@ -193,23 +200,51 @@ class CornerClassifier:
         colour = np.where(red[:, None], self._red[None, :], ~self._red[None, :])
         within = np.where(colour, shares, 0.0)
         total = within.sum(axis=1)
-        sure_card = pairs.max(axis=1) >= context.settled
-        doubtful = np.flatnonzero(sure_card & (within.max(axis=1) < context.settled * total))
-        if not len(doubtful):
+        sure_card = pairs.max(axis=1) >= (settled if rank is None else rank)
+        rows = np.flatnonzero(sure_card & (within.max(axis=1) < settled * total))
+        if not len(rows):
+            return None
+        return SuitDoubt(rows, red[rows], colour[rows], within[rows], total[rows])
+
+    def reweigh_suits(self, probs: np.ndarray, doubt: SuitDoubt, shares: np.ndarray, weight: float) -> np.ndarray:
+        """``probs`` with the two suits of each doubtful row's colour re-weighed by ``shares`` (``(rows,
+        4)``, a suit reading from elsewhere; a row of NaN: nothing read, left as it was), log-linearly by
+        ``weight``. Each suit's cards are scaled alike, so the ranks, the colour's share and "not an
+        index" keep the index reading's probabilities."""
+        cards = len(self._twin)
+        read = ~np.isnan(shares).any(axis=1)
+        if not read.any():
             return probs
-        size, square = self.wide_size, self.spec.crop_shape == "square"
-        wide = self._as_input([crop(bgr, box, size, context.scale, square) for box in boxes[doubtful]], size)
-        turns = (0, *_TURNS[self.spec.rotations])
-        stacked = np.concatenate([np.rot90(wide, k, axes=(2, 3)) for k in turns])
-        reads = self._read(np.ascontiguousarray(stacked)).reshape(len(turns), len(doubtful), -1)
-        wide_shares = softmax(np.log(reads[:, :, :cards] + 1e-9).mean(axis=0)).astype(np.float64) @ self._suits
-        mine = within[doubtful]
-        weighed = np.where(colour[doubtful], mine * (wide_shares + 1e-9) ** context.weight, 0.0)
-        weighed *= (total[doubtful] / weighed.sum(axis=1))[:, None]
+        rows, colour, mine, total = doubt.rows[read], doubt.colour[read], doubt.within[read], doubt.total[read]
+        weighed = np.where(colour, mine * (shares[read] + 1e-9) ** weight, 0.0)
+        weighed *= (total / np.maximum(weighed.sum(axis=1), 1e-30))[:, None]
         factor = np.where(mine > 0, weighed / np.maximum(mine, 1e-30), 1.0)
         out = probs.copy()
-        out[doubtful, :cards] = (card_probs[doubtful] * (factor @ self._suits.T)).astype(np.float32)
+        out[rows, :cards] = (probs[rows, :cards].astype(np.float64) * (factor @ self._suits.T)).astype(np.float32)
         return out
+
+    def in_context(self, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` (from :meth:`probabilities` of the crops at ``boxes``) with the suit of each crop
+        whose index reading is sure of rank and colour but not of the suit (:meth:`suit_doubt`) read
+        again from a wider crop (manifest ``suit_context``; unchanged without one).
+
+        The wide crop shows the index at the size the network knows and the card's big pips around
+        it. Its suit shares re-weigh the two suits of the colour (:meth:`reweigh_suits`).
+        """
+        context = self.spec.suit_context
+        cards = len(self._twin)
+        if context is None or not len(boxes):
+            return probs
+        doubt = self.suit_doubt(probs, context.settled)
+        if doubt is None:
+            return probs
+        size, square = self.wide_size, self.spec.crop_shape == "square"
+        wide = self._as_input([crop(bgr, box, size, context.scale, square) for box in boxes[doubt.rows]], size)
+        turns = (0, *_TURNS[self.spec.rotations])
+        stacked = np.concatenate([np.rot90(wide, k, axes=(2, 3)) for k in turns])
+        reads = self._read(np.ascontiguousarray(stacked)).reshape(len(turns), len(doubt.rows), -1)
+        wide_shares = softmax(np.log(reads[:, :, :cards] + 1e-9).mean(axis=0)).astype(np.float64) @ self._suits
+        return self.reweigh_suits(probs, doubt, wide_shares, context.weight)
 
     def probabilities(self, batch: np.ndarray) -> np.ndarray:
         """``(n, classes)`` probabilities for a batch of crops from :meth:`crops` (an upright-only

@@ -79,6 +79,32 @@ class SuitContext(BaseModel):
     settled: float = Field(default=0.9, gt=0.5, le=1.0)
 
 
+class PipSpec(BaseModel):
+    """Read a doubtful suit again from the card's pips near the index (:mod:`vision.recognise.pips`).
+
+    Where one rank of one colour holds at least ``settled`` of an index reading and its better suit
+    less than ``settled`` of that colour, the ink blobs of that colour within ``radius`` index lengths
+    of the index (not inside any index box, of a pip's size and shape) are cut out, the nearest
+    ``most`` of them read by a small pip network (``file``, ``size`` px square, RGB 0..1, five logits:
+    the suits in ``Suit`` order, then "no pip"), and those it names a suit of the colour at least
+    ``sure`` (and "no pip" under one half) re-weigh the colour's two suits log-linearly by ``weight``:
+    never the colour, never the rank. Why: a deck that prints a bare rank in its corner (tango_nuevo)
+    and a webcam that runs a small club's lobes into a spade's blob both leave the suit to the pips.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    file: str
+    size: int = Field(default=32, ge=8, le=256)
+    radius: float = Field(default=3.0, gt=0.0, le=10.0)
+    most: int = Field(default=6, ge=1, le=32)
+    sure: float = Field(default=0.9, gt=0.5, le=1.0)
+    weight: float = Field(default=1.0, gt=0.0, le=10.0)
+    settled: float = Field(default=0.9, gt=0.5, le=1.0)
+    rank: float = Field(default=0.9, gt=0.5, le=1.0)
+    """How sure the index reading must be of one rank and colour for its suit to be read again."""
+
+
 class ClassifierSpec(BaseModel):
     """The crop classifier that names the card from one corner index (any rotation)."""
 
@@ -171,6 +197,8 @@ class Manifest(BaseModel):
     detector: DetectorSpec
     classifier: ClassifierSpec
     orientation: OrientationSpec | None = None
+    pips: PipSpec | None = None
+    """The suits an index leaves in doubt read again from the pips near it (:class:`PipSpec`); None: off."""
 
     @classmethod
     def load(cls, model_dir: Path) -> Manifest:
@@ -186,7 +214,7 @@ class Manifest(BaseModel):
             manifest = cls.model_validate(data)
         except ValidationError as exc:
             raise ModelError(f"{path}: {_explain(exc)}") from None
-        for spec in (manifest.detector, manifest.classifier, manifest.orientation):
+        for spec in (manifest.detector, manifest.classifier, manifest.orientation, manifest.pips):
             if spec is not None and not (Path(model_dir) / spec.file).is_file():
                 raise ModelError(f"{path}: model file {spec.file!r} is missing from {model_dir}")
         return manifest

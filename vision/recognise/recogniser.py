@@ -14,6 +14,7 @@ from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.recognise.orientation import IndexOrientation
+from vision.recognise.pips import SuitPips
 
 DEFAULT_CONF = 0.05
 """Detector score a corner needs (tuned on synthetic held-out scenes only; docs/vision.md)."""
@@ -81,6 +82,10 @@ class OnnxRecogniser:
             self.orientation = IndexOrientation(
                 self.model_dir / self.manifest.orientation.file, self.manifest.orientation, shape, threads=threads
             )
+        self.pips: SuitPips | None = None
+        """The doubtful suits read again from the pips near their index (manifest ``pips``; None without)."""
+        if self.manifest.pips is not None:
+            self.pips = SuitPips(self.model_dir / self.manifest.pips.file, self.manifest.pips, threads=threads)
         self.cards: list[Card] = self.manifest.classifier.cards()
         self.top_k = min(top_k, len(self.cards))
         self.threads = threads
@@ -125,6 +130,8 @@ class OnnxRecogniser:
             boxes, probs = boxes[real], probs[real]
         turns = self.orientation.turns(crops[real]) if self.orientation is not None else [None] * len(boxes)
         probs = self.classifier.in_context(bgr, boxes, probs)
+        if self.pips is not None:
+            probs = self.pips.in_context(self.classifier, bgr, boxes, probs)
         if self.manifest.classifier.reject_class is not None:
             probs = probs[:, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]

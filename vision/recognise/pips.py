@@ -1,0 +1,143 @@
+"""The suit a corner index leaves in doubt, read from the card's pips near it.
+
+The index classifier reads the rank far more surely than the suit: a webcam's small club runs its
+three lobes into one blob and reads as a spade, and a deck that prints a bare rank in its corner
+(the held-out tango_nuevo: the suit pip sits in the other top corner) leaves the suit to a guess. The
+card's other pips say the suit plainly, and they are larger. So for each index whose rank and colour
+are sure and suit is not (:meth:`~vision.recognise.classifier.CornerClassifier.suit_doubt`), the ink
+of that colour near it is split into blobs; those of a pip's size and shape, not inside any index box,
+nearest first, are cut out square and read by a small network trained from nothing on the training
+designs' pips (:mod:`vision.training.pips`), which may also say "no pip" (court art, a letter, the
+table). The pips it names surely re-weigh the colour's two suits; never the colour or the rank, so a
+neighbour's pip can at worst swap a club for a spade, which is what the index alone was unsure of.
+
+Plain OpenCV and one onnxruntime session; a frame pays only for its doubtful indices.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.recognise.classifier import CornerClassifier, softmax
+from vision.recognise.manifest import ModelError, PipSpec
+from vision.recognise.session import open_session, static_dim
+
+_CROP = 1.35
+"""A pip's crop: a square this many times the blob's longer side (training cut 1.15-1.6)."""
+_NOT_A_PIP = 4
+
+
+class SuitPips:
+    """The pip network and the blob finder that feeds it (see the module docstring)."""
+
+    def __init__(self, path: Path, spec: PipSpec, *, threads: int = 1) -> None:
+        self.session = open_session(path, threads)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = [static_dim(d) for d in model_input.shape]
+        if len(shape) != 4 or any(
+            d not in (None, want) for d, want in zip(shape[1:], (3, spec.size, spec.size), strict=True)
+        ):
+            raise ModelError(f"{path}: the pip network reads (N, 3, {spec.size}, {spec.size}), not {model_input.shape}")
+        self.spec = spec
+        self.path = path
+
+    def in_context(
+        self, classifier: CornerClassifier, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray
+    ) -> np.ndarray:
+        """``probs`` (the classifier's, for the index crops at ``boxes``) with each doubtful suit
+        re-weighed by the pips near its index; unchanged where none was found or none read surely."""
+        if not len(boxes):
+            return probs
+        doubt = classifier.suit_doubt(probs, self.spec.settled, self.spec.rank)
+        if doubt is None:
+            return probs
+        shares = np.full((len(doubt.rows), 4), np.nan)
+        for i, (row, red) in enumerate(zip(doubt.rows, doubt.red, strict=True)):
+            blobs = pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius)[: self.spec.most]
+            if blobs:
+                shares[i] = self.suit_of(bgr, blobs, doubt.colour[i])
+        return classifier.reweigh_suits(probs, doubt, shares, self.spec.weight)
+
+    def suit_of(
+        self, bgr: np.ndarray, blobs: list[tuple[float, float, float, float]], colour: np.ndarray
+    ) -> np.ndarray:
+        """The suit shares ``(4,)`` the ``blobs`` agree on within ``colour`` (a boolean per suit): the
+        normalised geometric mean of the readings that say "pip" and name a suit of the colour at least
+        ``sure``; NaN where none does."""
+        probs = self.read(np.stack([pip_crop(bgr, blob, self.spec.size) for blob in blobs]))
+        pip = probs[:, _NOT_A_PIP] < 0.5
+        within = probs[:, :4] * colour[None, :]
+        within /= np.maximum(within.sum(axis=1, keepdims=True), 1e-12)
+        sure = pip & (within.max(axis=1) >= self.spec.sure)
+        if not sure.any():
+            return np.full(4, np.nan)
+        log_p = np.log(within[sure] + 1e-6).mean(axis=0)
+        shares = np.exp(log_p - log_p[colour].max()) * colour
+        return np.asarray(shares / shares.sum(), np.float64)
+
+    def read(self, patches: np.ndarray) -> np.ndarray:
+        """``(n, 5)`` probabilities for BGR uint8 patches ``(n, size, size, 3)``."""
+        x = np.ascontiguousarray(patches[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        output = np.asarray(self.session.run(None, {self.input_name: x})[0])
+        if output.ndim != 2 or output.shape[1] != 5:
+            raise ModelError(f"{self.path}: the pip network gives {output.shape}, not (n, 5)")
+        return softmax(output.astype(np.float32))
+
+
+def pip_crop(bgr: np.ndarray, blob: tuple[float, float, float, float], size: int) -> np.ndarray:
+    """The square BGR patch the pip network reads for one blob ``(x1, y1, x2, y2)``."""
+    x1, y1, x2, y2 = blob
+    side = max(x2 - x1, y2 - y1) * _CROP
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    src = np.array(
+        [[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx + side / 2, cy + side / 2]], np.float32
+    )
+    dst = np.array([[0, 0], [size, 0], [size, size]], np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(bgr, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def pip_blobs(
+    bgr: np.ndarray, box: np.ndarray, red: bool, indices: np.ndarray, radius: float
+) -> list[tuple[float, float, float, float]]:
+    """The blobs of ink of one colour within ``radius`` index lengths of ``box``'s centre that could be
+    pips, nearest first: filled (a third of their box or more), no longer than 2.2 times their width,
+    a fifth to 1.3 times the index's length, and not mostly inside any of ``indices`` (an index's own
+    rank and pip). Red ink is strongly saturated red; black ink is darker than the region's Otsu
+    threshold (and than 110) and unsaturated."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    length = max(x2 - x1, y2 - y1, 1.0)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    h, w = bgr.shape[:2]
+    rx1, ry1 = int(max(0, cx - radius * length)), int(max(0, cy - radius * length))
+    rx2, ry2 = int(min(w, cx + radius * length)), int(min(h, cy + radius * length))
+    region = bgr[ry1:ry2, rx1:rx2]
+    if region.shape[0] < 4 or region.shape[1] < 4:
+        return []
+    hsv = cv2.cvtColor(region, cv2.COLOR_BGR2HSV)
+    if red:
+        hue = hsv[..., 0]
+        ink = ((hue < 12) | (hue > 165)) & (hsv[..., 1] > 70) & (hsv[..., 2] > 50)
+    else:
+        gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
+        otsu, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        ink = (gray < min(otsu, 110)) & (hsv[..., 1] < 90)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    found: list[tuple[float, tuple[float, float, float, float]]] = []
+    for i in range(1, count):
+        bx, by, bw, bh, area = (int(v) for v in stats[i])
+        if not 0.2 * length <= max(bw, bh) <= 1.3 * length or not 0.45 <= bw / bh <= 2.2 or area < 0.3 * bw * bh:
+            continue
+        gx1, gy1, gx2, gy2 = float(bx + rx1), float(by + ry1), float(bx + bw + rx1), float(by + bh + ry1)
+        iw = np.minimum(gx2, indices[:, 2]) - np.maximum(gx1, indices[:, 0])
+        ih = np.minimum(gy2, indices[:, 3]) - np.maximum(gy1, indices[:, 1])
+        if np.any((iw > 0) & (ih > 0) & (iw * ih > 0.3 * bw * bh)):
+            continue  # an index's own glyphs
+        distance = float(np.hypot(centres[i][0] + rx1 - cx, centres[i][1] + ry1 - cy))
+        found.append((distance, (gx1, gy1, gx2, gy2)))
+    found.sort(key=lambda item: item[0])
+    return [blob for _, blob in found]
