@@ -189,7 +189,13 @@ def _load(args: argparse.Namespace) -> tuple[Dataset, OnnxRecogniser] | None:
     conf = DEFAULT_CONF if args.conf is None else args.conf
     try:
         recogniser = OnnxRecogniser(
-            args.models or DEFAULT_MODEL_DIR, threads=args.threads, conf=conf, tile=args.tile, fit=args.fit, orient=True
+            args.models or DEFAULT_MODEL_DIR,
+            threads=args.threads,
+            conf=conf,
+            tile=args.tile,
+            fit=args.fit,
+            orient=True,
+            photo=True,
         )
     except ModelError as exc:
         print(f"cardtable vision: {exc}", file=sys.stderr)

@@ -41,7 +41,7 @@ def test_a_frame_saved_square_is_the_wide_frame_squashed_labels_and_all(squashed
 
 
 def test_the_aspect_search_reads_more_of_a_squashed_photo_than_reading_it_as_it_is(squashed: Dataset) -> None:
-    onnx = OnnxRecogniser(DEFAULT_MODEL_DIR, threads=1)
+    onnx = OnnxRecogniser(DEFAULT_MODEL_DIR, threads=1, photo=True)  # a photo, read as `cardtable vision eval` reads
     as_it_is = evaluate(AspectSearch(onnx, (1.0,)), squashed)
     plain, _ = as_it_is.tallies()
     search = AspectSearch(onnx)

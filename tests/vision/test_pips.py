@@ -153,3 +153,13 @@ def test_a_bad_pip_setting_or_a_missing_pip_network_is_a_clear_error(tmp_path: P
     (models / "models.json").write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match=r"model file 'suit-pips.onnx' is missing"):
         OnnxRecogniser(models)
+
+
+def test_the_table_asks_the_pips_at_a_less_sure_rank_than_a_photo_of_a_whole_table() -> None:
+    """The table's zones hold the card just played, so the blobs beside its index are its own pips; a
+    photo's fanned rows put a neighbour's pips there too, and it asks only where the rank is surer."""
+    spec = Manifest.load(DEFAULT_MODEL_DIR).pips
+    assert spec is not None and spec.photo_rank is not None and spec.rank < spec.photo_rank
+    table, photo = OnnxRecogniser(DEFAULT_MODEL_DIR), OnnxRecogniser(DEFAULT_MODEL_DIR, photo=True)
+    assert table.pips is not None and table.pips.rank == spec.rank
+    assert photo.pips is not None and photo.pips.rank == spec.photo_rank

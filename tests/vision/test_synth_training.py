@@ -20,9 +20,13 @@ def test_quick_training_run_exports_the_models_and_a_manifest(tmp_path):
     assert (export / "corner-detector.onnx").stat().st_size > 0
     assert (export / "corner-classifier.onnx").stat().st_size > 0
     assert (export / "corner-orientation.onnx").stat().st_size > 0
+    assert (export / "suit-pips.onnx").stat().st_size > 0
     manifest = json.loads((export / "models.json").read_text())
     assert manifest["orientation"] == {"file": "corner-orientation.onnx", "sure": 0.9}
-    assert set(json.loads((export / "metrics.json").read_text())) >= {"classifier", "detector", "orientation"}
+    assert manifest["pips"]["file"] == "suit-pips.onnx" and manifest["pips"]["photo_rank"] == 0.9
+    metrics = json.loads((export / "metrics.json").read_text())
+    assert set(metrics) >= {"classifier", "detector", "orientation", "pips"}
+    assert set(metrics["pips"]["heldout_acc"]) >= {"orell", "tango_nuevo_corner"}
     assert len(manifest["classifier"]["classes"]) == 53  # 52 cards and "not an index"
     assert manifest["classifier"]["reject_class"] == "none"
     assert manifest["seed"] == 1

@@ -87,7 +87,8 @@ class PipSpec(BaseModel):
     of the index (not inside any index box, of a pip's size and shape) are cut out, the nearest
     ``most`` of them read by a small pip network (``file``, ``size`` px square, RGB 0..1, five logits:
     the suits in ``Suit`` order, then "no pip"), and those it names a suit of the colour at least
-    ``sure`` (and "no pip" under one half) re-weigh the colour's two suits log-linearly by ``weight``:
+    ``sure`` (and "no pip" under one half) re-weigh the colour's two suits log-linearly by ``weight``
+    (``rank`` and ``photo_rank`` say how sure of the rank and colour, at the table and in a photo):
     never the colour, never the rank. Why: a deck that prints a bare rank in its corner (tango_nuevo)
     and a webcam that runs a small club's lobes into a spade's blob both leave the suit to the pips.
     """
@@ -102,7 +103,11 @@ class PipSpec(BaseModel):
     weight: float = Field(default=1.0, gt=0.0, le=10.0)
     settled: float = Field(default=0.9, gt=0.5, le=1.0)
     rank: float = Field(default=0.9, gt=0.5, le=1.0)
-    """How sure the index reading must be of one rank and colour for its suit to be read again."""
+    """How sure the index reading must be of one rank and colour for its suit to be read again, at the table
+    (a zone holds the card just played, so the blobs near its index are its own pips)."""
+    photo_rank: float | None = Field(default=None, gt=0.5, le=1.0)
+    """The same for a photo of a whole table (``OnnxRecogniser(photo=True)``), whose fanned rows put a
+    neighbour's pips beside every index; None: ``rank``."""
 
 
 class ClassifierSpec(BaseModel):

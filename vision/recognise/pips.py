@@ -33,7 +33,7 @@ _NOT_A_PIP = 4
 class SuitPips:
     """The pip network and the blob finder that feeds it (see the module docstring)."""
 
-    def __init__(self, path: Path, spec: PipSpec, *, threads: int = 1) -> None:
+    def __init__(self, path: Path, spec: PipSpec, *, threads: int = 1, photo: bool = False) -> None:
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -44,6 +44,9 @@ class SuitPips:
             raise ModelError(f"{path}: the pip network reads (N, 3, {spec.size}, {spec.size}), not {model_input.shape}")
         self.spec = spec
         self.path = path
+        self.rank = spec.photo_rank if photo and spec.photo_rank is not None else spec.rank
+        """How sure of the rank and colour a reading must be for its suit to be read again: the manifest's
+        ``photo_rank`` for a photo of a whole table, its ``rank`` at the table."""
 
     def in_context(
         self, classifier: CornerClassifier, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray
@@ -52,7 +55,7 @@ class SuitPips:
         re-weighed by the pips near its index; unchanged where none was found or none read surely."""
         if not len(boxes):
             return probs
-        doubt = classifier.suit_doubt(probs, self.spec.settled, self.spec.rank)
+        doubt = classifier.suit_doubt(probs, self.spec.settled, self.rank)
         if doubt is None:
             return probs
         shares = np.full((len(doubt.rows), 4), np.nan)

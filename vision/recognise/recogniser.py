@@ -34,6 +34,9 @@ class OnnxRecogniser:
     which way up each index stands with the manifest's orientation network, where it has one
     (``Detection.turns``): a photo's card vote uses it (:class:`~vision.recognise.cards.CardVote`), the
     table's tracker does not, so it is off unless asked for and the table's frames never pay for it.
+    ``photo`` says the images are photos of a whole table rather than the table's own frames: a suit in
+    doubt is then read from the pips beside its index only where the rank is as sure as the manifest's
+    ``pips.photo_rank`` asks (a photo's fanned rows put a neighbour's pips beside every index).
 
     Each :class:`~vision.detections.Detection` is one corner index: ``polygon`` is its box in the
     input image's pixels (clockwise from top-left), ``confidence`` is the classifier's probability
@@ -53,6 +56,7 @@ class OnnxRecogniser:
         fit: int | None = None,
         reject: float = 0.5,
         orient: bool = False,
+        photo: bool = False,
     ) -> None:
         if top_k < 1:
             raise ValueError(f"top_k must be at least 1, not {top_k}")
@@ -85,7 +89,9 @@ class OnnxRecogniser:
         self.pips: SuitPips | None = None
         """The doubtful suits read again from the pips near their index (manifest ``pips``; None without)."""
         if self.manifest.pips is not None:
-            self.pips = SuitPips(self.model_dir / self.manifest.pips.file, self.manifest.pips, threads=threads)
+            self.pips = SuitPips(
+                self.model_dir / self.manifest.pips.file, self.manifest.pips, threads=threads, photo=photo
+            )
         self.cards: list[Card] = self.manifest.classifier.cards()
         self.top_k = min(top_k, len(self.cards))
         self.threads = threads

@@ -685,7 +685,8 @@ PIP_READING: dict[str, float] = {
     "sure": 0.9,
     "weight": 1.0,
     "settled": 0.9,
-    "rank": 0.9,
+    "rank": 0.55,  # at the table: one card to a zone, its own pips beside its index (docs/vision.md, 5 December)
+    "photo_rank": 0.9,  # a photo of a whole table: fanned rows put a neighbour's pips beside every index
 }
 """How the runtime reads the pips (:class:`vision.recognise.manifest.PipSpec`)."""
 
