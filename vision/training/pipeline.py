@@ -696,7 +696,8 @@ def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> di
     their faces away from the pips; its accuracy on each held-out design's pips, and on tango_nuevo's
     corner pips (the suit of its bare-rank corner), reported beside it. The last epoch is kept: the
     held-out designs are only measured, never chosen on."""
-    from .pips import export_onnx, negatives_of, pip_dataset, pips_of, train_pips
+    from .orientation import export_onnx  # the same small-network export: a dynamic batch, opset 17
+    from .pips import PIP_SIZE, negatives_of, pip_dataset, pips_of, train_pips
 
     t = time.monotonic()
     rng = np.random.default_rng(a.seed)
@@ -715,7 +716,7 @@ def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> di
     log: list[dict[str, float]] = []
     model = train_pips((x, y), val, epochs, a.seed, a.pip_minutes * 60, log)
     _log_time_cap("pips", len(log), epochs)
-    export_onnx(model, out / "export" / PIPS)
+    export_onnx(model, out / "export" / PIPS, PIP_SIZE)
     final = {k.removeprefix("acc_"): v for k, v in log[-1].items() if k.startswith("acc_")}
     _log(f"pips: held-out designs {final}")
     return {

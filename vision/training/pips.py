@@ -24,7 +24,6 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -34,7 +33,7 @@ from torch import nn
 from engine.cards import Card, Rank, Suit
 from vision.synth.faces import corner_boxes, load_face
 
-__all__ = ["PIP_SIZE", "Pip", "PipNet", "export_onnx", "pip_dataset", "pips_of", "train_pips"]
+__all__ = ["PIP_SIZE", "Pip", "PipNet", "pip_dataset", "pips_of", "train_pips"]
 
 PIP_SIZE = 32
 """The network's input side: a pip of 6-20 pixels in a camera frame is shown at this size."""
@@ -274,19 +273,3 @@ def train_pips(
             break
     model.eval()
     return model
-
-
-def export_onnx(model: nn.Module, path: Path) -> None:
-    """The network as ONNX (opset 17, dynamic batch), the input named ``x``."""
-    model.eval()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 3, PIP_SIZE, PIP_SIZE),),
-        str(path),
-        input_names=["x"],
-        output_names=["logits"],
-        dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
