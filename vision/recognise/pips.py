@@ -59,19 +59,25 @@ class SuitPips:
         if doubt is None:
             return probs
         shares = np.full((len(doubt.rows), 4), np.nan)
-        for i, (row, red) in enumerate(zip(doubt.rows, doubt.red, strict=True)):
-            blobs = pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius)[: self.spec.most]
-            if blobs:
-                shares[i] = self.suit_of(bgr, blobs, doubt.colour[i])
+        found = [
+            pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius)[: self.spec.most]
+            for row, red in zip(doubt.rows, doubt.red, strict=True)
+        ]
+        counts = [len(blobs) for blobs in found]
+        if not sum(counts):
+            return probs
+        # every doubtful index's pips in one run of the network: a 3-5-8 frame has several
+        patches = np.stack([pip_crop(bgr, blob, self.spec.size) for blobs in found for blob in blobs])
+        read = np.split(self.read(patches), np.cumsum(counts)[:-1])
+        for i, (probs_i, count) in enumerate(zip(read, counts, strict=True)):
+            if count:
+                shares[i] = self.suit_of(probs_i, doubt.colour[i])
         return classifier.reweigh_suits(probs, doubt, shares, self.spec.weight)
 
-    def suit_of(
-        self, bgr: np.ndarray, blobs: list[tuple[float, float, float, float]], colour: np.ndarray
-    ) -> np.ndarray:
-        """The suit shares ``(4,)`` the ``blobs`` agree on within ``colour`` (a boolean per suit): the
-        normalised geometric mean of the readings that say "pip" and name a suit of the colour at least
-        ``sure``; NaN where none does."""
-        probs = self.read(np.stack([pip_crop(bgr, blob, self.spec.size) for blob in blobs]))
+    def suit_of(self, probs: np.ndarray, colour: np.ndarray) -> np.ndarray:
+        """The suit shares ``(4,)`` that pips read as ``probs`` (``(n, 5)``, :meth:`read`) agree on within
+        ``colour`` (a boolean per suit): the normalised geometric mean of the readings that say "pip" and
+        name a suit of the colour at least ``sure``; NaN where none does."""
         pip = probs[:, _NOT_A_PIP] < 0.5
         within = probs[:, :4] * colour[None, :]
         within /= np.maximum(within.sum(axis=1, keepdims=True), 1e-12)
