@@ -82,13 +82,13 @@ class SuitContext(BaseModel):
 class PipSpec(BaseModel):
     """Read a doubtful suit again from the card's pips near the index (:mod:`vision.recognise.pips`).
 
-    Where one rank of one colour holds at least ``settled`` of an index reading and its better suit
-    less than ``settled`` of that colour, the ink blobs of that colour within ``radius`` index lengths
-    of the index (not inside any index box, of a pip's size and shape) are cut out, the nearest
+    Where one rank of one colour holds at least ``rank`` of an index reading (``photo_rank`` in a photo
+    of a whole table) and its better suit less than ``settled`` of that colour, the ink blobs of that
+    colour within ``radius`` index lengths of the index (not inside any index box, of a pip's size and
+    shape) are cut out, the nearest
     ``most`` of them read by a small pip network (``file``, ``size`` px square, RGB 0..1, five logits:
     the suits in ``Suit`` order, then "no pip"), and those it names a suit of the colour at least
-    ``sure`` (and "no pip" under one half) re-weigh the colour's two suits log-linearly by ``weight``
-    (``rank`` and ``photo_rank`` say how sure of the rank and colour, at the table and in a photo):
+    ``sure`` (and "no pip" under one half) re-weigh the colour's two suits log-linearly by ``weight``:
     never the colour, never the rank. Why: a deck that prints a bare rank in its corner (tango_nuevo)
     and a webcam that runs a small club's lobes into a spade's blob both leave the suit to the pips.
     """

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognise.classifier import CornerClassifier, softmax
+from vision.recognise.classifier import CornerClassifier, crop, softmax
 from vision.recognise.manifest import ModelError, PipSpec
 from vision.recognise.session import open_session, static_dim
 
@@ -98,16 +98,9 @@ class SuitPips:
 
 
 def pip_crop(bgr: np.ndarray, blob: tuple[float, float, float, float], size: int) -> np.ndarray:
-    """The square BGR patch the pip network reads for one blob ``(x1, y1, x2, y2)``."""
-    x1, y1, x2, y2 = blob
-    side = max(x2 - x1, y2 - y1) * _CROP
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    src = np.array(
-        [[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx + side / 2, cy + side / 2]], np.float32
-    )
-    dst = np.array([[0, 0], [size, 0], [size, size]], np.float32)
-    matrix = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(bgr, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    """The square BGR patch the pip network reads for one blob ``(x1, y1, x2, y2)``: the classifier's own
+    cut (:func:`~vision.recognise.classifier.crop`), :data:`_CROP` times the blob's longer side."""
+    return crop(bgr, np.asarray(blob, np.float32), (size, size), _CROP, True)
 
 
 def pip_blobs(
