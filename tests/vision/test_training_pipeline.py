@@ -232,7 +232,9 @@ def test_the_area_faced_pass_gets_what_is_left_of_the_budget() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "says"),
     [("--det-batch", value, "a batch of 1-1024 scenes") for value in ("0", "2000", "many")]
-    + [("--drawn-decks", value, "12-39 decks") for value in ("11", "40", "many")],
+    + [("--drawn-decks", value, "12-39 decks") for value in ("11", "40", "many")]
+    + [("--pip-occlude", value, "a share of the crops in 0..1") for value in ("-0.1", "1.5", "half")]
+    + [("--pip-drawn", value, "a count of pips in 0..200000") for value in ("-1", "many")],
 )
 def test_a_count_out_of_range_is_refused_by_name(
     option: str, value: str, says: str, capsys: pytest.CaptureFixture[str]

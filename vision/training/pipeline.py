@@ -283,10 +283,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--orient-minutes", type=float, default=6.0, help="orientation network training cap, minutes (default 6)"
     )
-    p.add_argument("--pip-epochs", type=int, default=None, help="pip network epochs (default 8 or 1 with --quick)")
-    p.add_argument("--pip-minutes", type=float, default=5.0, help="pip network training cap, minutes (default 5)")
+    p.add_argument("--pip-epochs", type=int, default=None, help="pip network epochs (default 12 or 1 with --quick)")
+    p.add_argument("--pip-minutes", type=float, default=12.0, help="pip network training cap, minutes (default 12)")
     p.add_argument(
-        "--pip-crops", type=int, default=None, help="pip network training crops (default 30000 or 600 with --quick)"
+        "--pip-crops", type=int, default=None, help="pip network training crops (default 60000 or 600 with --quick)"
+    )
+    p.add_argument(
+        "--pip-drawn",
+        type=in_range(int, 0, 200_000, "a count of pips in 0..200000"),
+        default=None,
+        help="lone pips of random shape added to the pip network's training pips (vision.training.pips.drawn_pips; "
+        "default 8000 or 20 with --quick; 0 as before 5 December afternoon)",
+    )
+    p.add_argument(
+        "--pip-occlude",
+        type=in_range(float, 0.0, 1.0, "a share of the crops in 0..1"),
+        default=0.3,
+        help="share of the pip network's crops crossed by the edge of a card on top, a pip cut to less than 0.8 "
+        "of its ink then being 'not a pip' (default 0.3; 0 as before 5 December afternoon)",
     )
     # the Unix time the command's budget ends, handed to its classifier process
     p.add_argument("--deadline", type=float, default=None, help=argparse.SUPPRESS)
@@ -539,11 +553,12 @@ def _stage_classifier(
     }
 
 
-AREA_FINISH_RESERVE_MIN = 9.0
+AREA_FINISH_RESERVE_MIN = 12.0
 """Minutes the command's budget keeps back after the area-faced pass: its last epoch may run half an
 epoch past its cap (:func:`vision.training.classifier.train_classifier` stops by the epoch), then the
 8-bit classifier is calibrated, the orientation network trained (about 3 minutes), the pip network
-(about 4) and the manifest written."""
+(about 7 on two threads since 5 December afternoon, 60,000 crops for 12 epochs; 4 before) and the
+manifest written."""
 
 
 def area_finish_minutes(a: argparse.Namespace, now: float) -> float:
@@ -697,7 +712,7 @@ def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> di
     corner pips (the suit of its bare-rank corner), reported beside it. The last epoch is kept: the
     held-out designs are only measured, never chosen on."""
     from .orientation import export_onnx  # the same small-network export: a dynamic batch, opset 17
-    from .pips import PIP_SIZE, negatives_of, pip_dataset, pips_of, train_pips
+    from .pips import PIP_SIZE, drawn_pips, negatives_of, pip_dataset, pips_of, train_pips
 
     t = time.monotonic()
     rng = np.random.default_rng(a.seed)
@@ -705,12 +720,16 @@ def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> di
     for design in _train_designs(a):
         pips = pips_of(design)
         train_items += pips + negatives_of(design, pips, rng)
+    if a.pip_drawn:
+        train_items += drawn_pips(rng, a.pip_drawn)
     held = {design: pips_of(design) for design in HELD_OUT}
     val = {design: pip_dataset(items, 1000, a.seed + 1) for design, items in held.items() if items}
     corner = [p for p in held.get("tango_nuevo", []) if p.corner]
     if corner:
         val["tango_nuevo_corner"] = pip_dataset(corner, 1000, a.seed + 2)
-    x, y = pip_dataset(train_items, count, a.seed, tables=0.1)
+    # every held-out pip crossed by a card's edge: a pip cut short must be "not a pip", a whole one its suit
+    val["held_out_covered"] = pip_dataset([p for items in held.values() for p in items], 1000, a.seed + 3, occlude=1.0)
+    x, y = pip_dataset(train_items, count, a.seed, tables=0.1, occlude=a.pip_occlude)
     data_s = time.monotonic() - t
     _log(f"training the pip network on {count} crops of {len(train_items)} pips and windows")
     log: list[dict[str, float]] = []
@@ -876,8 +895,9 @@ def main(argv: list[str] | None = None) -> int:
     det_epochs = a.epochs or (2 if quick else 30)
     cls_epochs = a.cls_epochs or (1 if quick else 40)
     orient_epochs = a.orient_epochs or (1 if quick else 14)
-    pip_epochs = a.pip_epochs or (1 if quick else 8)
-    pip_crops = a.pip_crops or (600 if quick else 30000)
+    pip_epochs = a.pip_epochs or (1 if quick else 12)
+    pip_crops = a.pip_crops or (600 if quick else 60000)
+    a.pip_drawn = a.pip_drawn if a.pip_drawn is not None else (20 if quick else 8000)
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)

@@ -31,9 +31,10 @@ import torch
 from torch import nn
 
 from engine.cards import Card, Rank, Suit
+from vision.synth.drawn import draw_suit
 from vision.synth.faces import corner_boxes, load_face
 
-__all__ = ["PIP_SIZE", "Pip", "PipNet", "pip_dataset", "pips_of", "train_pips"]
+__all__ = ["PIP_SIZE", "Pip", "PipNet", "drawn_pips", "pip_dataset", "pips_of", "train_pips"]
 
 PIP_SIZE = 32
 """The network's input side: a pip of 6-20 pixels in a camera frame is shown at this size."""
@@ -105,6 +106,42 @@ def pips_of(design: str) -> list[Pip]:
     return out
 
 
+def drawn_pips(rng: np.random.Generator, count: int) -> list[Pip]:
+    """``count`` lone pips, each of its own shape (:func:`~vision.synth.drawn.draw_suit` with parameters drawn
+    for it alone, over wider ranges than the drawn decks use), a quarter of each suit, in a dark or red
+    ink on off-white paper.
+
+    Why: the decks teach a suit by a few dozen pip shapes, and a network can then tell a club from a spade
+    by its stem; the real webcam's clubs stand on the wide flared stem of the training decks' spades, with
+    fat lobes run together, and were read as spades at 0.9 and more. With each pip's lobes, point, stem
+    and flare drawn independently of its suit, only the lobes against the point say which it is."""
+    out: list[Pip] = []
+    suits = list(Suit)
+    for n in range(count):
+        suit = suits[n % 4]
+        if suit in (Suit.SPADES, Suit.CLUBS):
+            r = rng.uniform(0.18, 0.36) if suit is Suit.CLUBS else rng.uniform(0.2, 0.34)
+            params: tuple[float, ...] = (r, rng.uniform(0.03, 0.22), rng.uniform(0.1, 0.55), rng.uniform(0.15, 0.4))
+            ink = rng.uniform(0, 70, 3)
+        elif suit is Suit.HEARTS:
+            params = (rng.uniform(0.22, 0.34), rng.uniform(0.15, 0.55))
+            ink = np.array([rng.uniform(0, 80), rng.uniform(0, 60), rng.uniform(150, 240)])
+        else:
+            params = (rng.uniform(0.5, 0.85), rng.uniform(-0.15, 0.15))
+            ink = np.array([rng.uniform(0, 80), rng.uniform(0, 60), rng.uniform(150, 240)])
+        mask = draw_suit(suit, int(rng.integers(48, 121)), params)
+        h, w = mask.shape
+        margin = max(h, w)
+        face = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
+        face[:] = rng.uniform(215, 255) + rng.uniform(-10, 10, 3)
+        alpha = mask.astype(np.float32)[..., None] / 255.0
+        window = face[margin : margin + h, margin : margin + w]
+        face[margin : margin + h, margin : margin + w] = window * (1 - alpha) + ink * alpha
+        box = (float(margin), float(margin), float(margin + w), float(margin + h))
+        out.append(Pip(np.clip(face, 0, 255).astype(np.uint8), box, suits.index(suit)))
+    return out
+
+
 def negatives_of(design: str, pips: Sequence[Pip], rng: np.random.Generator, count: int = 400) -> list[Pip]:
     """Windows of ``design``'s faces the size of its pips, centred away from every pip: court art, paper,
     the surroundings of the indices."""
@@ -147,10 +184,12 @@ def _table(rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def render(rng: np.random.Generator, item: Pip, damage: bool = True) -> np.ndarray:
+def render(rng: np.random.Generator, item: Pip, damage: bool = True, occlude: float = 0.0) -> tuple[np.ndarray, int]:
     """``item``'s box as the runtime cuts it (a square about 1.35 x its longer side, here 1.15-1.6 and off
     centre by up to 12 %), at any angle, seen at 7 to :data:`PIP_SIZE` pixels and scaled up, with the
-    scenes' photometric damage."""
+    scenes' photometric damage; and its label. In an ``occlude`` share of the crops the edge of a card
+    lying on top crosses it (:func:`_cover`): a pip left with less than :data:`WHOLE` of its ink is
+    relabelled "not a pip"."""
     x1, y1, x2, y2 = item.box
     side = max(x2 - x1, y2 - y1) * rng.uniform(1.15, 1.6)
     cx = (x1 + x2) / 2 + rng.uniform(-0.12, 0.12) * side
@@ -164,6 +203,9 @@ def render(rng: np.random.Generator, item: Pip, damage: bool = True) -> np.ndarr
         matrix[0, 2] += (1 - stretch) * k / 2
     border = tuple(int(v) for v in rng.integers(0, 256, 3))
     patch = cv2.warpAffine(item.face, matrix, (k, k), flags=cv2.INTER_AREA, borderValue=border)
+    label = item.label
+    if occlude and rng.random() < occlude:
+        patch, label = _cover(rng, patch, item, matrix, k)
     if damage:
         f: np.ndarray = patch.astype(np.float32) * rng.uniform(0.55, 1.15, 3) + rng.uniform(-30, 30)
         if rng.random() < 0.7:
@@ -177,14 +219,52 @@ def render(rng: np.random.Generator, item: Pip, damage: bool = True) -> np.ndarr
         if rng.random() < 0.12:
             patch = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     out: np.ndarray = cv2.resize(patch, (PIP_SIZE, PIP_SIZE), interpolation=cv2.INTER_LINEAR)
-    return out
+    return out, label
+
+
+WHOLE = 0.8
+"""A pip keeps its suit while this share of its ink shows; less, and it is "not a pip". A fanned hand or a
+pile covers part of a card, and the half pip left by the card on top (a crescent, a lobe and a stem) reads
+as no suit surely: the real webcam's fanned clubs, cut by the next card's edge, were read as spades."""
+
+
+def _cover(
+    rng: np.random.Generator, patch: np.ndarray, item: Pip, matrix: np.ndarray, k: int
+) -> tuple[np.ndarray, int]:
+    """``patch`` with a card lying on top: everything on one side of a straight edge through the crop is
+    that card's paper (off-white, a faint shadow along its edge), and the label the ink left in view
+    earns. The edge passes anywhere from the pip's middle to the crop's rim, so that some crops keep
+    their whole pip beside a card's edge (still a pip) and some keep a sliver of it."""
+    x1, y1, x2, y2 = (round(v) for v in item.box)
+    ink = np.zeros(item.face.shape[:2], np.uint8)
+    ink[max(0, y1) : y2, max(0, x1) : x2] = _dark(item.face[max(0, y1) : y2, max(0, x1) : x2])
+    pip = cv2.warpAffine(ink * 255, matrix, (k, k), flags=cv2.INTER_AREA) > 96
+    angle = rng.uniform(0, 2 * math.pi)
+    yy, xx = np.mgrid[0:k, 0:k].astype(np.float32)
+    along = (xx - k / 2) * math.cos(angle) + (yy - k / 2) * math.sin(angle)
+    cut = rng.uniform(-0.3, 0.5) * k
+    covered = along > cut
+    out = patch.astype(np.float32)
+    out[covered] = rng.uniform(200, 255) + rng.uniform(-12, 12, 3)
+    shadow = (np.abs(along - cut) < rng.uniform(0.6, 1.6)) & ~covered
+    out[shadow] *= rng.uniform(0.55, 0.9)
+    shown = float(pip[~covered].sum()) / max(float(pip.sum()), 1.0)
+    label = item.label if item.label == NOT_A_PIP or shown >= WHOLE else NOT_A_PIP
+    return np.clip(out, 0, 255).astype(np.uint8), label
+
+
+def _dark(bgr: np.ndarray) -> np.ndarray:
+    """Ink on a face already laid on white (no alpha): dark, or strongly coloured."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return ((hsv[..., 2] < 140) | ((hsv[..., 1] > 90) & (hsv[..., 2] > 60))).astype(np.uint8)
 
 
 def pip_dataset(
-    items: Sequence[Pip], count: int, seed: int, *, damage: bool = True, tables: float = 0.0
+    items: Sequence[Pip], count: int, seed: int, *, damage: bool = True, tables: float = 0.0, occlude: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count`` rendered crops (BGR uint8, ``PIP_SIZE`` square) drawn from ``items`` and their labels; a
-    ``tables`` share of them are patches of bare table, labelled "not a pip"."""
+    ``tables`` share of them are patches of bare table, labelled "not a pip", and an ``occlude`` share of
+    the rest are crossed by the edge of a card on top (:func:`render`)."""
     rng = np.random.default_rng(seed)
     xs = np.empty((count, PIP_SIZE, PIP_SIZE, 3), np.uint8)
     ys = np.empty(count, np.int64)
@@ -193,7 +273,7 @@ def pip_dataset(
             xs[i], ys[i] = _table(rng), NOT_A_PIP
             continue
         item = items[int(rng.integers(len(items)))]
-        xs[i], ys[i] = render(rng, item, damage), item.label
+        xs[i], ys[i] = render(rng, item, damage, occlude)
     return xs, ys
 
 
