@@ -56,7 +56,19 @@ def test_only_pips_within_the_radius_are_looked_at() -> None:
 def test_a_pip_inside_another_index_box_is_that_index_and_not_a_pip() -> None:
     other = np.array([[150.0, 108.0, 170.0, 132.0]])  # a second index whose pip is the black one at (160, 120)
     blobs = pip_blobs(_card(), INDEX[0], False, np.concatenate([INDEX, other]), radius=5.0)
-    assert _centres(blobs) == [(140, 200)]
+    assert (160, 120) not in _centres(blobs)
+
+
+def test_in_a_photo_a_pip_nearer_another_cards_index_is_that_cards() -> None:
+    # the next card of a fan: its index lies 18 px from the pip at (140, 200), which is 94 px from ours
+    other = np.array([[140.0, 205.0, 152.0, 229.0]])
+    indices = np.concatenate([INDEX, other])
+    assert _centres(pip_blobs(_card(), INDEX[0], False, indices, radius=5.0, nearest=True)) == [(160, 120)]
+    # the table gives the pips to the card just played, whatever lies under it
+    assert _centres(pip_blobs(_card(), INDEX[0], False, indices, radius=5.0)) == [(160, 120), (140, 200)]
+    # the same index boxed twice (a tight and a loose box) is not another card
+    twice = np.concatenate([INDEX, [[99.0, 99.0, 113.0, 125.0]]])
+    assert _centres(pip_blobs(_card(), INDEX[0], False, twice, radius=5.0, nearest=True)) == [(160, 120), (140, 200)]
 
 
 def test_an_index_at_the_frame_edge_searches_what_there_is() -> None:
@@ -116,19 +128,25 @@ def test_the_pip_network_says_court_art_and_felt_are_no_pips(pips: SuitPips) -> 
     assert pips.read(felt[None]).argmax(axis=1).tolist() == [4]
 
 
+def _with_pips(folder: Path) -> Path:
+    """Stand-in models (:data:`NINES_FIRST`) with the shipped pip network and its manifest entry."""
+    models = write_models(folder, manifest_extra={"classes": NINES_FIRST})
+    manifest = json.loads((models / "models.json").read_text())
+    shipped = Manifest.load(DEFAULT_MODEL_DIR).pips
+    assert shipped is not None
+    shutil.copy(DEFAULT_MODEL_DIR / shipped.file, models / shipped.file)
+    manifest["pips"] = shipped.model_dump()
+    (models / "models.json").write_text(json.dumps(manifest))
+    return models
+
+
 def test_a_suit_the_index_leaves_in_doubt_is_read_from_the_pips_beside_it(tmp_path: Path) -> None:
     """A stand-in classifier reads the painted index as 9S, not quite sure against 9C; the card's real
     pips, read by the shipped pip network, make it 9C on a club and leave it 9S on a spade. The rank
     and colour keep their probability either way (each suit's cards are scaled alike, so the nines'
     share moves only by what the other ranks' suit split does)."""
     plain = write_models(tmp_path / "plain", manifest_extra={"classes": NINES_FIRST})
-    with_pips = write_models(tmp_path / "pips", manifest_extra={"classes": NINES_FIRST})
-    manifest = json.loads((with_pips / "models.json").read_text())
-    shipped = Manifest.load(DEFAULT_MODEL_DIR).pips
-    assert shipped is not None
-    shutil.copy(DEFAULT_MODEL_DIR / shipped.file, with_pips / shipped.file)
-    manifest["pips"] = shipped.model_dump()
-    (with_pips / "models.json").write_text(json.dumps(manifest))
+    with_pips = _with_pips(tmp_path / "pips")
 
     def pair(detection: Detection) -> float:
         return sum(p for card, p in detection.candidates if str(card) in ("9S", "9C"))
@@ -155,11 +173,31 @@ def test_a_bad_pip_setting_or_a_missing_pip_network_is_a_clear_error(tmp_path: P
         OnnxRecogniser(models)
 
 
-def test_the_table_asks_the_pips_at_a_less_sure_rank_than_a_photo_of_a_whole_table() -> None:
-    """The table's zones hold the card just played, so the blobs beside its index are its own pips; a
-    photo's fanned rows put a neighbour's pips there too, and it asks only where the rank is surer."""
+def test_in_a_photo_pips_nearer_another_cards_index_do_not_name_this_cards_suit(tmp_path: Path) -> None:
+    """A photo's fanned rows put the next card's pips beside an index, and that card's own index nearer
+    to them: a photo gives each pip to the index it lies nearest to. The table's zone holds the card just
+    played, on top of whatever lies under it, and reads the pips beside its index as that card's."""
+    models = _with_pips(tmp_path)
+    image, box = _on_felt("5C", index_colour=(0, 140, 255))  # "mostly 9S, not quite sure"
+    spec = Manifest.load(models).pips
+    assert spec is not None
+    others = []
+    for _x1, y1, x2, _y2 in pip_blobs(image, box, False, box[None], spec.radius):
+        other = (x2 + 1.0, y1, x2 + 10.0, y1 + 14.0)  # an index printed just beside each pip, nearer than ours
+        image[int(other[1]) : int(other[3]), int(other[0]) : int(other[2])] = (0, 0, 255)  # sure 9S
+        others.append(other)
+    assert len(others) >= 2
+    table = OnnxRecogniser(models).read(image, [tuple(box), *others])[0]
+    photo = OnnxRecogniser(models, photo=True).read(image, [tuple(box), *others])[0]
+    assert str(table.card) == "9C", table.candidates
+    assert str(photo.card) == "9S", photo.candidates
+
+
+def test_the_shipped_manifest_asks_the_pips_in_a_photo_nearly_as_readily_as_at_the_table() -> None:
+    """Since a photo gives each pip to its nearest index, the rank need be little surer there than at the
+    table (docs/vision.md, "5 December, afternoon": 0.9 before)."""
     spec = Manifest.load(DEFAULT_MODEL_DIR).pips
-    assert spec is not None and spec.photo_rank is not None and spec.rank < spec.photo_rank
+    assert spec is not None and spec.photo_rank is not None and spec.rank <= spec.photo_rank <= 0.6
     table, photo = OnnxRecogniser(DEFAULT_MODEL_DIR), OnnxRecogniser(DEFAULT_MODEL_DIR, photo=True)
-    assert table.pips is not None and table.pips.rank == spec.rank
-    assert photo.pips is not None and photo.pips.rank == spec.photo_rank
+    assert table.pips is not None and table.pips.rank == spec.rank and not table.pips.photo
+    assert photo.pips is not None and photo.pips.rank == spec.photo_rank and photo.pips.photo

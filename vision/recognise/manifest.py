@@ -107,7 +107,8 @@ class PipSpec(BaseModel):
     (a zone holds the card just played, so the blobs near its index are its own pips)."""
     photo_rank: float | None = Field(default=None, gt=0.5, le=1.0)
     """The same for a photo of a whole table (``OnnxRecogniser(photo=True)``), whose fanned rows put a
-    neighbour's pips beside every index; None: ``rank``."""
+    neighbour's pips beside every index (a photo gives each pip to the index it lies nearest to, which
+    the table does not); None: ``rank``."""
 
 
 class ClassifierSpec(BaseModel):

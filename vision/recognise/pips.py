@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detections import box_overlaps
 from vision.recognise.classifier import CornerClassifier, crop, softmax
 from vision.recognise.manifest import ModelError, PipSpec
 from vision.recognise.session import open_session, static_dim
@@ -44,6 +45,8 @@ class SuitPips:
             raise ModelError(f"{path}: the pip network reads (N, 3, {spec.size}, {spec.size}), not {model_input.shape}")
         self.spec = spec
         self.path = path
+        self.photo = photo
+        """A photo of a whole table: each pip is given to the index it lies nearest to (:func:`pip_blobs`)."""
         self.rank = spec.photo_rank if photo and spec.photo_rank is not None else spec.rank
         """How sure of the rank and colour a reading must be for its suit to be read again: the manifest's
         ``photo_rank`` for a photo of a whole table, its ``rank`` at the table."""
@@ -60,7 +63,7 @@ class SuitPips:
             return probs
         shares = np.full((len(doubt.rows), 4), np.nan)
         found = [
-            pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius)[: self.spec.most]
+            pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius, nearest=self.photo)[: self.spec.most]
             for row, red in zip(doubt.rows, doubt.red, strict=True)
         ]
         counts = [len(blobs) for blobs in found]
@@ -104,13 +107,14 @@ def pip_crop(bgr: np.ndarray, blob: tuple[float, float, float, float], size: int
 
 
 def pip_blobs(
-    bgr: np.ndarray, box: np.ndarray, red: bool, indices: np.ndarray, radius: float
+    bgr: np.ndarray, box: np.ndarray, red: bool, indices: np.ndarray, radius: float, *, nearest: bool = False
 ) -> list[tuple[float, float, float, float]]:
     """The blobs of ink of one colour within ``radius`` index lengths of ``box``'s centre that could be
     pips, nearest first: filled (a third of their box or more), no longer than 2.2 times their width,
     a fifth to 1.3 times the index's length, and not mostly inside any of ``indices`` (an index's own
-    rank and pip). Red ink is strongly saturated red; black ink is darker than the region's Otsu
-    threshold (and than 110) and unsaturated."""
+    rank and pip); with ``nearest``, also no nearer to another index of ``indices`` than to ``box`` (a
+    photo's rule, :func:`_nearest_to`). Red ink is strongly saturated red; black ink is darker than the
+    region's Otsu threshold (and than 110) and unsaturated."""
     x1, y1, x2, y2 = (float(v) for v in box)
     length = max(x2 - x1, y2 - y1, 1.0)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
@@ -142,4 +146,33 @@ def pip_blobs(
         distance = float(np.hypot(centres[i][0] + rx1 - cx, centres[i][1] + ry1 - cy))
         found.append((distance, (gx1, gy1, gx2, gy2)))
     found.sort(key=lambda item: item[0])
-    return [blob for _, blob in found]
+    return _nearest_to(box, indices, found) if nearest else [blob for _, blob in found]
+
+
+def _nearest_to(
+    box: np.ndarray, indices: np.ndarray, found: list[tuple[float, tuple[float, float, float, float]]]
+) -> list[tuple[float, float, float, float]]:
+    """The blobs of ``found`` (distance, box; in that order) whose box centre lies no nearer to another
+    index's centre than to ``box``'s: a pip belongs to the card whose index it lies nearest to.
+
+    Why: in a photo of a fanned hand or a row of cards the ink beside an index is often the next card's,
+    and that card's own index, found too, lies nearer to it (a card's first pips sit about one index
+    length from its index; the next card's index a fan's step further). Boxes overlapping ``box`` by half
+    the smaller one or more are ``box``'s own index boxed twice, not another card. With it a photo asks
+    the pips where the rank is only 0.55 sure, as the table does (docs/vision.md, "5 December,
+    afternoon"). The table does without it: its zone holds the card just played, on top of a pile whose
+    lower cards' indices, still in view beside the top card's pips, would take them (tango_nuevo's Makao
+    pile, seeds 0-5: 152 of 240 cards right with the rule against 169 without)."""
+    if not found or len(indices) < 2:
+        return [blob for _, blob in found]
+    others = indices[box_overlaps(np.vstack([np.asarray(box, np.float64)[None], indices]))[0, 1:] < 0.5]
+    if not len(others):
+        return [blob for _, blob in found]
+    ox, oy = (others[:, 0] + others[:, 2]) / 2, (others[:, 1] + others[:, 3]) / 2
+    mx, my = (float(box[0]) + float(box[2])) / 2, (float(box[1]) + float(box[3])) / 2
+    kept = []
+    for _, (bx1, by1, bx2, by2) in found:
+        cx, cy = (bx1 + bx2) / 2, (by1 + by2) / 2
+        if np.hypot(ox - cx, oy - cy).min() >= np.hypot(mx - cx, my - cy):
+            kept.append((bx1, by1, bx2, by2))
+    return kept

@@ -701,7 +701,10 @@ PIP_READING: dict[str, float] = {
     "weight": 1.0,
     "settled": 0.9,
     "rank": 0.55,  # at the table: one card to a zone, its own pips beside its index (docs/vision.md, 5 December)
-    "photo_rank": 0.9,  # a photo of a whole table: fanned rows put a neighbour's pips beside every index
+    # a photo of a whole table, where each pip is given to the index it lies nearest to: the tuning set's most
+    # recall without less precision than 0.9 (docs/vision.md, 5 December afternoon; 0.9 before, when a fanned
+    # row's neighbouring pips could outvote an index)
+    "photo_rank": 0.6,
 }
 """How the runtime reads the pips (:class:`vision.recognise.manifest.PipSpec`)."""
 
