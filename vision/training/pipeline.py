@@ -557,8 +557,8 @@ AREA_FINISH_RESERVE_MIN = 12.0
 """Minutes the command's budget keeps back after the area-faced pass: its last epoch may run half an
 epoch past its cap (:func:`vision.training.classifier.train_classifier` stops by the epoch), then the
 8-bit classifier is calibrated, the orientation network trained (about 3 minutes), the pip network
-(about 7 on two threads since 5 December afternoon, 60,000 crops for 12 epochs; 4 before) and the
-manifest written."""
+(about 10 on one thread since 5 December afternoon, 60,000 crops for 12 epochs, less on the two it
+has by then; 4 before) and the manifest written."""
 
 
 def area_finish_minutes(a: argparse.Namespace, now: float) -> float:

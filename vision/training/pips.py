@@ -62,10 +62,8 @@ def _on_white(face: np.ndarray) -> np.ndarray:
 
 
 def _ink(face: np.ndarray) -> np.ndarray:
-    """Where a face is inked: dark, or strongly coloured, and on the card."""
-    hsv = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2HSV)
-    ink = (hsv[..., 2] < 140) | ((hsv[..., 1] > 90) & (hsv[..., 2] > 60))
-    return (ink & (face[..., 3] > 128)).astype(np.uint8)
+    """Where a face (BGRA) is inked: dark, or strongly coloured, and on the card."""
+    return _dark(face[..., :3]) & (face[..., 3] > 128).astype(np.uint8)
 
 
 def pips_of(design: str) -> list[Pip]:
@@ -254,8 +252,8 @@ def _cover(
 
 
 def _dark(bgr: np.ndarray) -> np.ndarray:
-    """Ink on a face already laid on white (no alpha): dark, or strongly coloured."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    """Where BGR is inked (uint8 0/1): dark, or strongly coloured."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2HSV)
     return ((hsv[..., 2] < 140) | ((hsv[..., 1] > 90) & (hsv[..., 2] > 60))).astype(np.uint8)
 
 
