@@ -159,8 +159,8 @@ def _nearest_to(
     and that card's own index, found too, lies nearer to it (a card's first pips sit about one index
     length from its index; the next card's index a fan's step further). Boxes overlapping ``box`` by half
     the smaller one or more are ``box``'s own index boxed twice, not another card. With it a photo asks
-    the pips where the rank is only 0.55 sure, as the table does (docs/vision.md, "5 December,
-    afternoon"). The table does without it: its zone holds the card just played, on top of a pile whose
+    the pips where the rank is 0.6 sure, not 0.9 (docs/vision.md, "5 December, afternoon"). The table
+    does without it: its zone holds the card just played, on top of a pile whose
     lower cards' indices, still in view beside the top card's pips, would take them (tango_nuevo's Makao
     pile, seeds 0-5: 152 of 240 cards right with the rule against 169 without)."""
     if not found or len(indices) < 2:
