@@ -709,7 +709,7 @@ PIP_READING: dict[str, float] = {
 """How the runtime reads the pips (:class:`vision.recognise.manifest.PipSpec`)."""
 
 
-def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> dict[str, object]:
+def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int, drawn: int) -> dict[str, object]:
     """The pip network (:mod:`vision.training.pips`) on the training designs' own pips and on windows of
     their faces away from the pips; its accuracy on each held-out design's pips, and on tango_nuevo's
     corner pips (the suit of its bare-rank corner), reported beside it. The last epoch is kept: the
@@ -723,8 +723,8 @@ def _stage_pips(a: argparse.Namespace, out: Path, epochs: int, count: int) -> di
     for design in _train_designs(a):
         pips = pips_of(design)
         train_items += pips + negatives_of(design, pips, rng)
-    if a.pip_drawn:
-        train_items += drawn_pips(rng, a.pip_drawn)
+    if drawn:
+        train_items += drawn_pips(rng, drawn)
     held = {design: pips_of(design) for design in HELD_OUT}
     val = {design: pip_dataset(items, 1000, a.seed + 1) for design, items in held.items() if items}
     corner = [p for p in held.get("tango_nuevo", []) if p.corner]
@@ -900,7 +900,7 @@ def main(argv: list[str] | None = None) -> int:
     orient_epochs = a.orient_epochs or (1 if quick else 14)
     pip_epochs = a.pip_epochs or (1 if quick else 12)
     pip_crops = a.pip_crops or (600 if quick else 60000)
-    a.pip_drawn = a.pip_drawn if a.pip_drawn is not None else (20 if quick else 8000)
+    pip_drawn = a.pip_drawn if a.pip_drawn is not None else (20 if quick else 8000)
     n_det = a.det_images or (40 if quick else 2400)
     n_cls = a.cls_scenes or (60 if quick else 7000)
     n_val, n_held = (10, 20) if quick else (120, 300)
@@ -989,7 +989,7 @@ def main(argv: list[str] | None = None) -> int:
     if "orientation" in stages:
         _save_part(out, "orientation", _stage_orientation(a, out, n_cls, n_val, n_held, orient_epochs))
     if "pips" in stages:
-        _save_part(out, "pips", _stage_pips(a, out, pip_epochs, pip_crops))
+        _save_part(out, "pips", _stage_pips(a, out, pip_epochs, pip_crops, pip_drawn))
     if "finish" in stages:
         export = out / "export"
         (export / "models.json").write_text(json.dumps(_manifest(a, out), indent=2) + "\n")
