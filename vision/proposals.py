@@ -25,14 +25,24 @@ INDEX_AT: Final = (
     (0.097, 0.125, 0.097, 0.161),
     (0.103, 0.138, 0.105, 0.208),
     (0.126, 0.165, 0.144, 0.244),
+    (0.198, 0.165, 0.288, 0.244),
 )
 """Where decks print a corner index: its centre (across, down) and size (width, height) as shares of the
 card's width and height, measured from the corner it is printed in. Decks differ (a small index tucked
-into the corner, a tall one further in), and a crop a third of an index off names it less surely, so
-each corner is read at three places: the medians of the small, middling and tall thirds of the training
-designs' measured index boxes (``data/faces/*/index_boxes.json``; the held-out designs were not looked
-at). The three readings of one corner vote side by side in the tracker, so a crop that misses the index
-and reads it as another card is outvoted by the ones that fit it."""
+into the corner, a tall one further in, a jumbo "10" whose two glyphs reach a third of the way across),
+and a crop a third of an index off names it less surely, so each corner is read at four places: the
+medians of the small, middling and tall thirds of the training designs' measured index boxes
+(``data/faces/*/index_boxes.json``), and the tall one reaching inward to twice its width. The readings
+of one corner vote side by side in the tracker, so a crop that misses the index and reads it as another
+card is outvoted by the ones that fit it.
+
+Why the fourth (docs/vision.md, "5 December, evening"): the measured boxes stop at about a quarter of
+the card's width, where the measuring looks, so a jumbo "10" is measured as its "1" and part of its "0";
+the three crops centred there read "1(" as a 7, and a held-out jumbo deck's 10s were confirmed as 7s at
+the table. The wide place centres a crop on the whole "10". On six training designs at the table's scale
+its crops named the wrong card 3 times in 1,248 corner readings (the small place 42, the middling 14,
+the tall 4). Leaving the small place out instead cost the held-out demo deck two court cards in six
+Makao piles: its small court indices over court art are what these places are read for."""
 
 
 def changed_card(

@@ -1072,8 +1072,8 @@ def _witness_weights(detections: Sequence[Detection], same_index: float) -> list
     """What each detection weighs in the vote: its confidence, times its share of its index's readings.
 
     One printed index is one witness. The detector now and then boxes an index twice, a tight and a loose box
-    read differently, and the reader reads a new card's index at three places of different size: counted in
-    full, a steady weak misread of the same ink held a sure reading under the agreement share, and three
+    read differently, and the reader reads a new card's index at several places of different size: counted in
+    full, a steady weak misread of the same ink held a sure reading under the agreement share, and the
     crops of one corner outvoted the card's other corner. So where boxes overlapping by ``same_index`` read
     other cards in the same frame, a reading weighs ``c * c / (c + the best confidence of each other card
     there)``: the index's readings share one witness by their confidence, and none of them is thrown away."""

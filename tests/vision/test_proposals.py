@@ -93,3 +93,23 @@ def test_index_places_lie_inside_the_card_near_each_corner_at_every_angle():
             assert np.linalg.norm(centre - corner) < 0.25 * h
             sides = sorted(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(2))
             assert 0.05 * w < sides[0] < sides[1] < 0.3 * h
+
+
+def test_a_jumbo_ten_lies_whole_and_centred_in_the_crop_of_one_place():
+    """A jumbo deck prints its "10" as two wide glyphs from 8 % to 39 % of the card's width (the held-out
+    tango_nuevo deck, measured on its face). A crop centred on the "1" alone reads "1(" as a 7: one place
+    of each corner must hold the whole "10" near the middle of the square crop the classifier cuts
+    (the shipped manifest's ``crop_scale``, 1.15 times the box's longer side)."""
+    w, h = CARD_SIZE_MM
+    glyph_x = (0.083 * w, 0.394 * w)
+    glyph_centre = sum(glyph_x) / 2
+    card = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])  # upright, the top-left corner first
+    best = 0.0
+    for quad in index_quads(card)[: len(INDEX_AT)]:
+        (x1, _), (x2, _) = quad.min(axis=0), quad.max(axis=0)
+        side = 1.15 * max(x2 - x1, float(quad[:, 1].max() - quad[:, 1].min()))
+        left, right = (x1 + x2) / 2 - side / 2, (x1 + x2) / 2 + side / 2
+        inside = (min(right, glyph_x[1]) - max(left, glyph_x[0])) / (glyph_x[1] - glyph_x[0])
+        if abs((x1 + x2) / 2 - glyph_centre) < side / 6:
+            best = max(best, inside)
+    assert best > 0.95
