@@ -4,6 +4,7 @@ import cv2
 import numpy as np
 
 from vision.proposals import INDEX_AT, changed_card, index_quads
+from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.zones import CARD_SIZE_MM
 
 FELT = (40, 110, 40)
@@ -99,7 +100,8 @@ def test_a_jumbo_ten_lies_whole_and_centred_in_the_crop_of_one_place():
     """A jumbo deck prints its "10" as two wide glyphs from 8 % to 39 % of the card's width (the held-out
     tango_nuevo deck, measured on its face). A crop centred on the "1" alone reads "1(" as a 7: one place
     of each corner must hold the whole "10" near the middle of the square crop the classifier cuts
-    (the shipped manifest's ``crop_scale``, 1.15 times the box's longer side)."""
+    (the shipped manifest's ``crop_scale`` times the box's longer side)."""
+    crop_scale = Manifest.load(DEFAULT_MODEL_DIR).classifier.crop_scale
     w, h = CARD_SIZE_MM
     glyph_x = (0.083 * w, 0.394 * w)
     glyph_centre = sum(glyph_x) / 2
@@ -107,7 +109,7 @@ def test_a_jumbo_ten_lies_whole_and_centred_in_the_crop_of_one_place():
     best = 0.0
     for quad in index_quads(card)[: len(INDEX_AT)]:
         (x1, _), (x2, _) = quad.min(axis=0), quad.max(axis=0)
-        side = 1.15 * max(x2 - x1, float(quad[:, 1].max() - quad[:, 1].min()))
+        side = crop_scale * max(x2 - x1, float(quad[:, 1].max() - quad[:, 1].min()))
         left, right = (x1 + x2) / 2 - side / 2, (x1 + x2) / 2 + side / 2
         inside = (min(right, glyph_x[1]) - max(left, glyph_x[0])) / (glyph_x[1] - glyph_x[0])
         if abs((x1 + x2) / 2 - glyph_centre) < side / 6:
