@@ -407,6 +407,49 @@ def test_a_reading_must_hold_at_every_quarter_turn_to_stay_confident(tmp_path: P
     assert turning.probabilities(sure)[0][red] > 0.99
 
 
+def test_a_crop_read_upright_as_no_index_is_not_read_again_turned(tmp_path: Path) -> None:
+    """A plain corner or court art the detector boxed, which the upright reading already calls "not an
+    index" with the recogniser's ``reject`` probability, is dropped whatever the turns would say: it is
+    settled, and not read seven more times (turned, thinned) only to be dropped. A doubtful card's crop
+    is still read at every turn."""
+    from vision.recognise.classifier import CornerClassifier
+    from vision.recognise.manifest import Manifest
+
+    from .recognise_models import RED, classifier_model, write_models
+
+    write_models(tmp_path, reject=True, manifest_extra={"rotations": 4, "thin_ink": 2})
+    classifier_model(tmp_path / "corner-classifier.onnx", (24, 24), reject=True, top_half=True)
+    spec = Manifest.load(tmp_path).classifier
+    assert spec.reject_class == "none"
+    settling = CornerClassifier(tmp_path / spec.file, spec, rejected=0.5)
+    turning = CornerClassifier(tmp_path / spec.file, spec)
+    upright_only = CornerClassifier(tmp_path / spec.file, spec.model_copy(update={"rotations": 1, "thin_ink": 0}))
+    red = spec.classes.index(RED)
+    crops_read: list[int] = []
+    real_read = settling._read
+
+    def counted(batch: np.ndarray) -> np.ndarray:
+        crops_read.append(len(batch))
+        return real_read(batch)
+
+    settling._read = counted  # type: ignore[method-assign]
+
+    plain = np.zeros((1, 3, 24, 24), np.float32)
+    plain[0, :, :12] = 0.6  # light paper above: "not an index", not surely
+    plain[0, 0, 12:] = 1.0  # red ink below, which a turned reading would call a card
+    upright = upright_only.probabilities(plain)[0]
+    assert 0.5 <= upright[-1] < settling.settled
+    assert turning.probabilities(plain)[0][-1] < upright[-1]  # read at every turn, it looks less like no index
+    assert np.allclose(settling.probabilities(plain)[0], upright, atol=1e-5)
+    assert sum(crops_read) == 1
+    # a doubtful card is still read turned and thinned
+    crops_read.clear()
+    dim = np.zeros((1, 3, 24, 24), np.float32)
+    dim[0, 0] = 0.15
+    assert settling.probabilities(dim)[0].argmax() == red
+    assert sum(crops_read) > 4
+
+
 def test_an_upright_only_classifier_reads_an_index_whichever_way_up_it_lies(tmp_path: Path) -> None:
     """A classifier trained on upright indices (manifest ``turned_class``) calls the other quarter turns
     "turned"; the runtime reads all four and the card is found however the crop lies, with "turned"

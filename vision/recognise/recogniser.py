@@ -76,7 +76,7 @@ class OnnxRecogniser:
             fit=fit,
         )
         self.classifier = CornerClassifier(
-            self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads
+            self.model_dir / self.manifest.classifier.file, self.manifest.classifier, threads=threads, rejected=reject
         )
         self.orientation: IndexOrientation | None = None
         """Which way up each index stands (manifest ``orientation``; None without one)."""
