@@ -22,6 +22,7 @@ def test_quick_training_run_exports_the_models_and_a_manifest(tmp_path):
     assert (export / "corner-classifier.onnx").stat().st_size > 0
     assert (export / "corner-orientation.onnx").stat().st_size > 0
     assert (export / "suit-pips.onnx").stat().st_size > 0
+    assert (export / "suit-pips-int8.onnx").stat().st_size > 0  # the 8-bit pip network the runtime loads
     manifest = json.loads((export / "models.json").read_text())
     assert manifest["orientation"] == {"file": "corner-orientation.onnx", "sure": 0.9}
     # the command writes the pip reading the shipped models carry (the table's and a photo's rank included)
@@ -29,6 +30,8 @@ def test_quick_training_run_exports_the_models_and_a_manifest(tmp_path):
     metrics = json.loads((export / "metrics.json").read_text())
     assert set(metrics) >= {"classifier", "detector", "orientation", "pips"}
     assert set(metrics["pips"]["heldout_acc"]) >= {"orell", "tango_nuevo_corner", "held_out_covered"}
+    int8 = metrics["pips"]["heldout_acc_int8"]
+    assert set(int8) == set(metrics["pips"]["heldout_acc"]) and all(0.0 <= v <= 1.0 for v in int8.values())
     assert len(manifest["classifier"]["classes"]) == 53  # 52 cards and "not an index"
     assert manifest["classifier"]["reject_class"] == "none"
     assert manifest["seed"] == 1

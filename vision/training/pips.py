@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -307,6 +308,20 @@ def accuracy(model: nn.Module, xs: np.ndarray, ys: np.ndarray) -> float:
     with torch.no_grad():
         pred = torch.cat([model(_tensor(xs[i : i + 512])).argmax(1) for i in range(0, len(xs), 512)])
     return float((pred.numpy() == ys).mean()) if len(ys) else 0.0
+
+
+def onnx_pip_accuracy(path: Path, xs: np.ndarray, ys: np.ndarray) -> float:
+    """Share of crops (BGR uint8, as :func:`pip_dataset` cuts them) whose class the ONNX graph at ``path``
+    names right, fed as the runtime feeds it (:meth:`vision.recognise.pips.SuitPips.read`): how the 8-bit
+    graph is checked against the float model's :func:`accuracy`."""
+    from vision.recognise.session import open_session
+
+    from .quantize import classifier_batches
+
+    session = open_session(path, threads=1)
+    name = session.get_inputs()[0].name
+    pred = [np.asarray(session.run(None, {name: b})[0]).argmax(axis=1) for b in classifier_batches(xs, 512)]
+    return float((np.concatenate(pred) == ys).mean()) if len(ys) else 0.0
 
 
 def train_pips(
