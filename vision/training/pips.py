@@ -311,17 +311,12 @@ def accuracy(model: nn.Module, xs: np.ndarray, ys: np.ndarray) -> float:
 
 
 def onnx_pip_accuracy(path: Path, xs: np.ndarray, ys: np.ndarray) -> float:
-    """Share of crops (BGR uint8, as :func:`pip_dataset` cuts them) whose class the ONNX graph at ``path``
-    names right, fed as the runtime feeds it (:meth:`vision.recognise.pips.SuitPips.read`): how the 8-bit
-    graph is checked against the float model's :func:`accuracy`."""
-    from vision.recognise.session import open_session
+    """Share of crops (BGR uint8, as :func:`pip_dataset` cuts them) whose class (suit or "no pip") the ONNX
+    graph at ``path`` names right, fed as the runtime feeds it: how the 8-bit graph is checked against the
+    float model's :func:`accuracy`."""
+    from .quantize import onnx_predictions
 
-    from .quantize import classifier_batches
-
-    session = open_session(path, threads=1)
-    name = session.get_inputs()[0].name
-    pred = [np.asarray(session.run(None, {name: b})[0]).argmax(axis=1) for b in classifier_batches(xs, 512)]
-    return float((np.concatenate(pred) == ys).mean()) if len(ys) else 0.0
+    return float((onnx_predictions(path, xs) == ys).mean()) if len(ys) else 0.0
 
 
 def train_pips(

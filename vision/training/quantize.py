@@ -26,7 +26,7 @@ from vision.recognise.session import open_session
 
 from .dataset import NOT_INDEX
 
-__all__ = ["classifier_batches", "onnx_accuracy", "quantize_model"]
+__all__ = ["classifier_batches", "onnx_accuracy", "onnx_predictions", "quantize_model"]
 
 
 class _Batches(CalibrationDataReader):  # type: ignore[misc]
@@ -77,11 +77,10 @@ def quantize_model(src: Path, dst: Path, batches: Iterator[np.ndarray], work: Pa
     return dst
 
 
-def onnx_accuracy(path: Path, crops_bgr: np.ndarray, labels: np.ndarray, upright: bool = False) -> float:
-    """Top-1 accuracy of the classifier graph at ``path`` on the crops that show a corner index (a
-    reject counts as wrong), as :func:`vision.training.classifier.evaluate` measures the torch model
-    (an ``upright`` model's crops read at the four quarter turns and combined, as the runtime does)."""
-    cards = labels < NOT_INDEX
+def onnx_predictions(path: Path, crops_bgr: np.ndarray, upright: bool = False) -> np.ndarray:
+    """The class the graph at ``path`` names for each crop (N x H x W x 3 BGR uint8), fed as the runtime
+    feeds it (an ``upright`` model's crops read at the four quarter turns and combined, as the runtime
+    does): how an 8-bit graph is checked against its float original."""
     session = open_session(path, threads=1)
     name = session.get_inputs()[0].name
 
@@ -92,5 +91,14 @@ def onnx_accuracy(path: Path, crops_bgr: np.ndarray, labels: np.ndarray, upright
         reads = [softmax(np.asarray(session.run(None, {name: t})[0])) for t in turns]
         return np.asarray(combine_upright_turns(reads).argmax(axis=1), np.int64)
 
-    predicted = [top(b) for b in classifier_batches(crops_bgr[cards], 256)]
-    return float((np.concatenate(predicted) == labels[cards]).mean()) if cards.any() else 0.0
+    predicted = [top(b) for b in classifier_batches(crops_bgr, 256)]
+    return np.concatenate(predicted) if predicted else np.zeros(0, np.int64)
+
+
+def onnx_accuracy(path: Path, crops_bgr: np.ndarray, labels: np.ndarray, upright: bool = False) -> float:
+    """Top-1 accuracy of the classifier graph at ``path`` on the crops that show a corner index (a
+    reject counts as wrong), as :func:`vision.training.classifier.evaluate` measures the torch model."""
+    cards = labels < NOT_INDEX
+    if not cards.any():
+        return 0.0
+    return float((onnx_predictions(path, crops_bgr[cards], upright) == labels[cards]).mean())
