@@ -77,6 +77,27 @@ def test_an_index_at_the_frame_edge_searches_what_there_is() -> None:
     assert pip_blobs(image, edge, False, edge[None], radius=2.0) == []
 
 
+def test_the_weave_of_a_dark_felt_is_not_taken_for_pips_round_the_card() -> None:
+    """Dark blobs of a pip's size lie all round the card on a dark felt, nearer the index than the card's
+    own far pip: only ink with paper round it is a pip, so the card's pips are the ones found."""
+    image = _card()
+    image[image[..., 1] == 120] = (90, 70, 10)  # the green felt made a dark teal
+    for x, y in ((75, 100), (75, 130), (100, 70), (130, 70), (245, 120), (245, 160)):
+        cv2.circle(image, (x, y), 8, (20, 25, 10), -1)  # the weave's dark tufts, a pip's size, off the card
+    assert _centres(pip_blobs(_card(), INDEX[0], False, INDEX, radius=5.0)) == [(160, 120), (140, 200)]
+    assert _centres(pip_blobs(image, INDEX[0], False, INDEX, radius=5.0)) == [(160, 120), (140, 200)]
+
+
+def test_a_black_ink_tinted_blue_by_the_printer_or_the_light_is_black() -> None:
+    """A dark navy "black" (B 56, G 37, R 29: tango_nuevo's spades under a cool light) has an HSV saturation
+    of about half, for it is dark; its chroma is small, and that is what tells black ink from red."""
+    image = _card()
+    cv2.circle(image, (160, 120), 9, (56, 37, 29), -1)
+    cv2.circle(image, (140, 200), 9, (56, 37, 29), -1)
+    assert _centres(pip_blobs(image, INDEX[0], False, INDEX, radius=5.0)) == [(160, 120), (140, 200)]
+    assert _centres(pip_blobs(image, INDEX[0], True, INDEX, radius=5.0)) == [(200, 110)]
+
+
 def test_a_pip_is_cut_square_around_its_blob_at_the_networks_size() -> None:
     patch = pip_crop(_card(), (151.0, 111.0, 169.0, 129.0), 32)
     assert patch.shape == (32, 32, 3)
