@@ -144,6 +144,23 @@ def test_the_shipped_pip_network_names_the_suit_of_a_held_out_decks_pips(pips: S
     assert (probs.argmax(axis=1) == suit).all(), probs.round(2)
 
 
+def test_on_a_dark_woven_felt_the_pips_read_are_the_cards_own(pips: SuitPips) -> None:
+    """A dark cloth woven in squares of a pip's size round the card: the blobs taken for pips all lie on the
+    card, and the shipped network names the card's suit from them."""
+    image, box = _on_felt("5S")
+    cells = (np.indices(image.shape[:2]).sum(axis=0) // 10) % 2 == 0
+    weave = np.where(cells[..., None], np.uint8([60, 62, 48]), np.uint8([120, 125, 100])).astype(np.uint8)
+    card = np.zeros(image.shape[:2], bool)
+    card[40:290, 40:190] = True
+    image[~card] = weave[~card]
+    blobs = pip_blobs(image, box, False, box[None], pips.spec.radius)
+    assert len(blobs) >= 2, "the card's big pips beside its index are found"
+    on_card = [x1 >= 40 and x2 <= 190 and y1 >= 40 and y2 <= 290 for x1, y1, x2, y2 in blobs[: pips.spec.most]]
+    assert all(on_card), blobs
+    probs = pips.read(np.stack([pip_crop(image, blob, pips.spec.size) for blob in blobs[: pips.spec.most]]))
+    assert (probs.argmax(axis=1) == 0).all(), probs.round(2)
+
+
 def test_the_pip_network_says_court_art_and_felt_are_no_pips(pips: SuitPips) -> None:
     felt = np.full((pips.spec.size, pips.spec.size, 3), (40, 110, 30), np.uint8)
     assert pips.read(felt[None]).argmax(axis=1).tolist() == [4]
