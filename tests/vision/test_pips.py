@@ -149,7 +149,7 @@ def test_on_a_dark_woven_felt_the_pips_read_are_the_cards_own(pips: SuitPips) ->
     card, and the shipped network names the card's suit from them."""
     image, box = _on_felt("5S")
     cells = (np.indices(image.shape[:2]).sum(axis=0) // 10) % 2 == 0
-    weave = np.where(cells[..., None], np.uint8([60, 62, 48]), np.uint8([120, 125, 100])).astype(np.uint8)
+    weave = np.where(cells[..., None], np.array([60, 62, 48], np.uint8), np.array([120, 125, 100], np.uint8))
     card = np.zeros(image.shape[:2], bool)
     card[40:290, 40:190] = True
     image[~card] = weave[~card]
