@@ -145,10 +145,11 @@ def test_the_shipped_pip_network_names_the_suit_of_a_held_out_decks_pips(pips: S
 
 
 def test_on_a_dark_woven_felt_the_pips_read_are_the_cards_own(pips: SuitPips) -> None:
-    """A dark cloth woven in squares of a pip's size round the card: the blobs taken for pips all lie on the
+    """A dark cloth woven in tufts of a pip's size round the card: the blobs taken for pips all lie on the
     card, and the shipped network names the card's suit from them."""
     image, box = _on_felt("5S")
-    cells = (np.indices(image.shape[:2]).sum(axis=0) // 10) % 2 == 0
+    rows, cols = np.indices(image.shape[:2])
+    cells: np.ndarray = np.logical_and(rows % 14 < 10, cols % 14 < 10)  # dark tufts 10 px square, lighter threads
     weave = np.where(cells[..., None], np.array([60, 62, 48], np.uint8), np.array([120, 125, 100], np.uint8))
     card = np.zeros(image.shape[:2], bool)
     card[40:290, 40:190] = True
