@@ -112,7 +112,8 @@ def test_scorer_tells_misreads_late_cards_and_false_events_apart():
         ZoneCleared("seat0", frame=41),
     ]
     score = score_events(truth, events)
-    assert score.confirmed_once == 2 and score.latencies == [1, 6] and score.late == 1
+    assert score.confirmed_once == 2 and score.latencies == [1, 6]
+    assert score.late == ["2C in seat2 (still at frame 30) confirmed in still frame 7"]
     assert score.wrong == ["7H in seat1 (still at frame 20) reported as 7D"]
     assert score.false_events == ["CardPlaced AS at frame 90"]  # the UnreadableCard had a card under it
     assert not score.ok

@@ -70,14 +70,15 @@ class TrackerScore:
     false_events: list[str] = field(default_factory=list)
     latencies: list[int] = field(default_factory=list)
     """Frames from the frame the card became still to the frame that confirmed it (0 = same frame)."""
-    late: int = 0
+    late: list[str] = field(default_factory=list)
+    """Played cards confirmed after more than ``within`` still frames, each with how many it took."""
     clears_expected: int = 0
     clears_missed: int = 0
     unreadable: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.confirmed_once == self.played and not self.false_events and self.late == 0
+        return self.confirmed_once == self.played and not self.false_events and not self.late
 
     def as_dict(self) -> dict[str, object]:
         lat = np.asarray(self.latencies or [0])
@@ -88,7 +89,7 @@ class TrackerScore:
             "duplicates": len(self.duplicates),
             "wrong_card": len(self.wrong),
             "false_events": len(self.false_events),
-            "late_over_5_still_frames": self.late,
+            "late_over_5_still_frames": len(self.late),
             "latency_frames": {
                 "p50": float(np.percentile(lat, 50)),
                 "p95": float(np.percentile(lat, 95)),
@@ -139,7 +140,9 @@ def score_events(
         latency = first.frame - t.still_frame
         score.latencies.append(latency)
         if latency + 1 > within:
-            score.late += 1
+            score.late.append(
+                f"{t.card} in {t.zone} (still at frame {t.still_frame}) confirmed in still frame {latency + 1}"
+            )
         for extra in hits:
             if extra is not first:
                 used.add(id(extra))

@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read every frame, also those of a table at rest (tracker rest_frames 0, as before 3 December)",
     )
-    parser.add_argument("--list-errors", action="store_true", help="print every missed or false event")
+    parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,6 +164,6 @@ def run(args: argparse.Namespace) -> int:
     }
     print(json.dumps(result, indent=2))
     if args.list_errors:
-        for line in score.missed + score.wrong + score.false_events:
+        for line in score.missed + score.wrong + score.late + score.false_events:
             print(line, file=sys.stderr)
     return 0 if score.ok else 1
