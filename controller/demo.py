@@ -101,10 +101,15 @@ class TruthRecogniser:
         self.current: Any = None
 
     def detect(
-        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+        self,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[Detection]:
         """Every visible corner, wherever it lies: the truth needs no closer look at the zones (and the tracker
-        ignores what lies in the zones at rest, ``within`` or not)."""
+        ignores what lies in the zones at rest, ``within`` or not), nor the cards' ``outlines``."""
         truth = self.current
         if truth is None:
             return []
@@ -298,7 +303,10 @@ class Demo:
                 detections = None  # zones at rest are not read again (CardTracker.regions_to_read)
                 wanted = tracker.regions_to_read(rendered.frame)
                 if wanted:  # the whole mat read as ever; only the zones not at rest named
-                    detections = recogniser.detect(rendered.frame.image, tracker.regions(), within=wanted)
+                    outlines = tracker.new_card_outlines(rendered.frame)  # a card just put down: its pips are its own
+                    detections = recogniser.detect(
+                        rendered.frame.image, tracker.regions(), within=wanted, outlines=outlines
+                    )
                     self.stats.frames_read += 1
                 for event in tracker.update(rendered.frame, detections):
                     referee.submit(event)

@@ -269,7 +269,10 @@ class Table:
             if tracker is not None:
                 # zones at rest are not read again: their last reading stands until something moves there
                 wanted = tracker.regions_to_read(frame)  # the whole mat is read as ever, the resting zones not named
-                read = recogniser.detect(frame.image, tracker.regions(), within=wanted) if wanted else None
+                read = None
+                if wanted:  # a card just put down is known by its outline: its pips are its own
+                    outlines = tracker.new_card_outlines(frame)
+                    read = recogniser.detect(frame.image, tracker.regions(), within=wanted, outlines=outlines)
                 for event in tracker.update(frame, read):
                     self.referee.submit(event)
             elif frames % 50 == 0:

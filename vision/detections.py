@@ -7,7 +7,7 @@ index (a card lying flat shows two); the tracker groups them into cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,15 +84,27 @@ class Recogniser(Protocol):
     calibration): a recogniser may read only those, and closer. Detections are still in the whole
     image's pixels. ``None`` reads the whole image. ``within``, when given, are the parts whose
     findings are wanted (the zones not at rest): a recogniser may leave the others unnamed, and the
-    tracker ignores what it finds there all the same.
+    tracker ignores what it finds there all the same. ``outlines`` are the cards known to lie on top
+    (image pixels, n x 2 each: the tracker's cards just put down): a recogniser may take what it reads
+    inside one as that card's alone.
     """
 
     def detect(
-        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+        self,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[Detection]: ...
 
 
-BoxReader = Callable[[np.ndarray, Sequence[Region]], list[Detection]]
-"""Reads the corner indices at given boxes of an image, without looking for them (the classifier alone:
-:meth:`vision.recognise.OnnxRecogniser.read`). The tracker uses one, when given, to read a card the
-detector missed where the card's outline says its indices are (:mod:`vision.proposals`)."""
+class BoxReader(Protocol):
+    """Reads the corner indices at given boxes of an image, without looking for them (the classifier alone:
+    :meth:`vision.recognise.OnnxRecogniser.read`). The tracker uses one, when given, to read a card the
+    detector missed where the card's outline says its indices are (:mod:`vision.proposals`); ``outlines``
+    as for :meth:`Recogniser.detect`."""
+
+    def __call__(
+        self, image: np.ndarray, boxes: Sequence[Region], *, outlines: Sequence[np.ndarray] = ()
+    ) -> list[Detection]: ...

@@ -398,6 +398,24 @@ class CardTracker:
         self._unread = (frame.image, resting)
         return [region for name, region in self._regions.items() if name not in resting]
 
+    def new_card_outlines(self, frame: Frame) -> list[np.ndarray]:
+        """The outline (image pixels, 4 x 2) of the card put down in each still zone of ``frame`` since the last
+        hand there, for the recogniser (:meth:`vision.detections.Recogniser.detect` ``outlines``): an index on
+        that card is that card's, and so are the pips round it, not the neighbours' that peek out beside it.
+        Call it before reading the frame, after :meth:`regions_to_read`; the outline is found in a zone's first
+        still frame (the same search :meth:`update` makes, made once)."""
+        _gray, _small, motion = self._look(frame)
+        self._seek_outlines(frame.image, motion)
+        return self._still_outlines(motion)
+
+    def _still_outlines(self, motion: Mapping[str, bool]) -> list[np.ndarray]:
+        """The outlines (image pixels) of the cards put down in the zones where nothing moves now."""
+        return [
+            self.calibration.to_image(state.outline)
+            for name, state in self.zones.items()
+            if state.outline is not None and not motion[name]
+        ]
+
     def _look(self, frame: Frame) -> tuple[np.ndarray, np.ndarray, dict[str, bool]]:
         """``frame``'s grey and small grey images and its motion since the previous frame, worked out once."""
         if self._seen is None or self._seen[0] is not frame.image:
@@ -560,9 +578,11 @@ class CardTracker:
         boxes = [(x1, y1, x2, y2) for x1, y1, x2, y2 in boxes if x2 - x1 >= 2 and y2 - y1 >= 2]  # off the frame
         if not boxes:
             return []
+        outlines = self._still_outlines(motion)
         # a crop at a guessed place that the classifier is not sure of is a misfit, not evidence: only sure
         # readings vote (the detector's weak ones still do, for an unreadable card's guesses)
-        return [d for d in self.reader(image, boxes) if d.confidence >= self.settings.min_confidence]
+        found = self.reader(image, boxes, outlines=outlines)
+        return [d for d in found if d.confidence >= self.settings.min_confidence]
 
     def _new_card(self, state: _ZoneState, image: np.ndarray) -> np.ndarray | None:
         """The outline (table mm) of the card put down in ``state``'s zone since its view before the hand."""

@@ -134,8 +134,9 @@ def test_a_misread_makao_starter_is_taken_back_and_the_game_still_matches(
         regions: Sequence[Region] | None = None,
         *,
         within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[Detection]:
-        found = truth_detect(self, image, regions, within=within)
+        found = truth_detect(self, image, regions, within=within, outlines=outlines)
         if any(d.card == starter for d in found):
             seen["on"] = True
         elif seen["on"]:

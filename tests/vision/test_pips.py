@@ -71,6 +71,16 @@ def test_in_a_photo_a_pip_nearer_another_cards_index_is_that_cards() -> None:
     assert _centres(pip_blobs(_card(), INDEX[0], False, twice, radius=5.0, nearest=True)) == [(160, 120), (140, 200)]
 
 
+def test_on_a_card_known_by_its_outline_only_its_own_pips_are_taken() -> None:
+    # another card beneath, peeking out above ours: its pip lies nearer our index than our own pips do
+    image = _card()
+    image[20:80, 60:230] = 255
+    cv2.circle(image, (106, 62), 9, (0, 0, 0), -1)
+    ours = np.array([[90.0, 80.0], [230.0, 80.0], [230.0, 260.0], [90.0, 260.0]])
+    assert _centres(pip_blobs(image, INDEX[0], False, INDEX, radius=5.0)) == [(106, 62), (160, 120), (140, 200)]
+    assert _centres(pip_blobs(image, INDEX[0], False, INDEX, radius=5.0, card=ours)) == [(160, 120), (140, 200)]
+
+
 def test_an_index_at_the_frame_edge_searches_what_there_is() -> None:
     image = _card()
     edge = np.array([0.0, 0.0, 6.0, 12.0])
@@ -240,3 +250,35 @@ def test_the_shipped_manifest_asks_the_pips_in_a_photo_nearly_as_readily_as_at_t
     table, photo = OnnxRecogniser(DEFAULT_MODEL_DIR), OnnxRecogniser(DEFAULT_MODEL_DIR, photo=True)
     assert table.pips is not None and table.pips.rank == spec.rank and not table.pips.photo
     assert photo.pips is not None and photo.pips.rank == spec.photo_rank and photo.pips.photo
+
+
+def _paste(image: np.ndarray, card: str, x: int, y: int) -> np.ndarray:
+    """Lay an orell face on ``image`` with its top-left corner at ``(x, y)``; its outline in image pixels."""
+    face = cv2.imread(str(ORELL / f"{card}.png"), cv2.IMREAD_UNCHANGED)
+    assert face is not None, f"the committed demo deck has {card}"
+    alpha = face[..., 3:4].astype(np.float32) / 255
+    h, w = face.shape[:2]
+    under = image[y : y + h, x : x + w]
+    under[:] = (face[..., :3] * alpha + under * (1 - alpha)).astype(np.uint8)
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+
+
+def test_at_the_table_a_card_just_put_down_reads_its_suit_from_its_own_pips_not_the_card_beneath(
+    tmp_path: Path,
+) -> None:
+    """A pile: a KC put down on a KS, whose big spade and index pip peek out beside the KC's index. The
+    stand-in classifier reads the KC's painted index as "mostly 9S, not quite sure"; the spades beneath
+    keep it a spade, unless the recogniser is told where the card just put down lies (the tracker's
+    outline), and then the KC's own club names it."""
+    models = _with_pips(tmp_path)
+    image = np.full((330, 330, 3), (40, 110, 30), np.uint8)
+    _paste(image, "KS", 10, 20)
+    top = _paste(image, "KC", 100, 60)
+    box = ORELL_INDEX + np.array([100.0, 60.0, 100.0, 60.0])  # the KC's top-left index
+    x1, y1, x2, y2 = (int(v) for v in box)
+    image[y1:y2, x1:x2] = (0, 200, 255)  # in this crop: 9S, not quite sure
+    recogniser = OnnxRecogniser(models)
+    blind = recogniser.read(image, [tuple(box)])[0]
+    told = recogniser.read(image, [tuple(box)], outlines=[top])[0]
+    assert str(blind.card) == "9S", blind.candidates
+    assert str(told.card) == "9C", told.candidates

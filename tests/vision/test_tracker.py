@@ -585,9 +585,13 @@ class IndexReader:
         self.card = C(card)
         self.printed = corners[[0, 2]] * PPM  # image pixels of the two corners that carry an index
         self.asked: list[list[Region]] = []
+        self.told: list[list[np.ndarray]] = []  # the outlines given with each question
 
-    def __call__(self, image: np.ndarray, boxes: Sequence[Region]) -> list[Detection]:
+    def __call__(
+        self, image: np.ndarray, boxes: Sequence[Region], *, outlines: Sequence[np.ndarray] = ()
+    ) -> list[Detection]:
         self.asked.append(list(boxes))
+        self.told.append(list(outlines))
         out = []
         for x1, y1, x2, y2 in boxes:
             centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
@@ -639,6 +643,43 @@ def test_a_card_the_detector_misses_is_read_where_its_outline_puts_its_indices()
     t.background = t.blank.copy()
     t.still(frames=8)
     assert kinds(t.events) == ["CardPlaced", "CardRemoved", "ZoneCleared"]
+
+
+def _same_quad(a: np.ndarray, b: np.ndarray, tolerance: float) -> bool:
+    """Whether two quadrilaterals have the same corners, in any order, within ``tolerance``."""
+    return all(min(float(np.linalg.norm(p - q)) for q in b) <= tolerance for p in a)
+
+
+def test_the_recogniser_is_told_where_the_card_just_put_down_lies():
+    # On a pile the cards beneath peek out round the one just put down, their pips beside its index: the
+    # recogniser is told that card's outline (image pixels), before the frame is read, so that it takes the
+    # pips round an index on that card from that card alone; the reader at its corners is told the same.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    reader = IndexReader("9C", cv2.boxPoints(((cx, cy), (63.0, 88.0), 15.0)).astype(np.float64))
+    t.tracker.reader = reader
+
+    def told(hand: float | None = None) -> list[np.ndarray]:
+        """One frame, with a hand ``hand`` mm right of the pile's centre; the outlines the tracker tells."""
+        image = t.background.copy()
+        if hand is not None:
+            cv2.circle(image, (round((cx + hand) * PPM), round(cy * PPM)), 90, (150, 170, 220), -1)
+        frame = Frame(t.index, t.index / 10, image)
+        t.tracker.regions_to_read(frame)
+        outlines = t.tracker.new_card_outlines(frame)
+        t.events += t.tracker.update(frame, [])
+        t.index += 1
+        return outlines
+
+    assert [told() for _ in range(4)] == [[]] * 4  # the table before anyone plays
+    assert told(hand=-15) == [] and told(hand=0) == [] and told(hand=15) == []
+    corners = _lay_card(t, "pile", 15.0)
+    assert told() == []  # the hand leaving: the zone still moves
+    first = told()  # the first still frame: its outline is found before the frame is read
+    assert len(first) == 1 and _same_quad(corners * PPM, first[0], tolerance=3 * PPM), (corners * PPM, first)
+    assert len(reader.told[0]) == 1 and _same_quad(first[0], reader.told[0][0], tolerance=0.01)
+    assert all(len(o) == 1 and _same_quad(first[0], o[0], tolerance=0.01) for o in (told(), told()))
+    assert told(hand=0) == []  # a hand over the pile: what lies there is not known until it leaves
 
 
 def test_nothing_is_read_at_an_outline_when_no_card_was_put_down():

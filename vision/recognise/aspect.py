@@ -132,7 +132,12 @@ class AspectSearch:
         self.confident = confident
 
     def readings(
-        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+        self,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[tuple[float, list[Detection]]]:
         """``image`` read at each aspect, in order: ``(aspect, detections)`` in the image's own pixels."""
         out = []
@@ -140,14 +145,21 @@ class AspectSearch:
             wide, sx, sy = stretched(image, aspect)
             scaled = None if regions is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in regions]
             wanted = None if within is None else [(x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in within]
-            found = self.recogniser.detect(wide, scaled, within=wanted)
+            cards = [np.asarray(o, np.float64).reshape(-1, 2) * (sx, sy) for o in outlines]
+            found = self.recogniser.detect(wide, scaled, within=wanted, outlines=cards)
             out.append((aspect, [_unscaled(d, sx, sy) for d in found]))
         return out
 
     def detect(
-        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+        self,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[Detection]:
-        _aspect, best = keep(self.readings(image, regions, within=within), confident_corners(self.confident))
+        readings = self.readings(image, regions, within=within, outlines=outlines)
+        _aspect, best = keep(readings, confident_corners(self.confident))
         return best
 
     def __repr__(self) -> str:

@@ -16,6 +16,7 @@ Plain OpenCV and one onnxruntime session; a frame pays only for its doubtful ind
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -52,10 +53,17 @@ class SuitPips:
         ``photo_rank`` for a photo of a whole table, its ``rank`` at the table."""
 
     def in_context(
-        self, classifier: CornerClassifier, bgr: np.ndarray, boxes: np.ndarray, probs: np.ndarray
+        self,
+        classifier: CornerClassifier,
+        bgr: np.ndarray,
+        boxes: np.ndarray,
+        probs: np.ndarray,
+        outlines: Sequence[np.ndarray] = (),
     ) -> np.ndarray:
         """``probs`` (the classifier's, for the index crops at ``boxes``) with each doubtful suit
-        re-weighed by the pips near its index; unchanged where none was found or none read surely."""
+        re-weighed by the pips near its index; unchanged where none was found or none read surely.
+        ``outlines`` are cards known to lie in view (image pixels, :func:`pip_blobs`' ``card``): an index
+        inside one takes its pips from that card only."""
         if not len(boxes):
             return probs
         doubt = classifier.suit_doubt(probs, self.spec.settled, self.rank)
@@ -63,7 +71,15 @@ class SuitPips:
             return probs
         shares = np.full((len(doubt.rows), 4), np.nan)
         found = [
-            pip_blobs(bgr, boxes[row], bool(red), boxes, self.spec.radius, nearest=self.photo)[: self.spec.most]
+            pip_blobs(
+                bgr,
+                boxes[row],
+                bool(red),
+                boxes,
+                self.spec.radius,
+                nearest=self.photo,
+                card=outline_holding(boxes[row], outlines),
+            )[: self.spec.most]
             for row, red in zip(doubt.rows, doubt.red, strict=True)
         ]
         counts = [len(blobs) for blobs in found]
@@ -107,7 +123,14 @@ def pip_crop(bgr: np.ndarray, blob: tuple[float, float, float, float], size: int
 
 
 def pip_blobs(
-    bgr: np.ndarray, box: np.ndarray, red: bool, indices: np.ndarray, radius: float, *, nearest: bool = False
+    bgr: np.ndarray,
+    box: np.ndarray,
+    red: bool,
+    indices: np.ndarray,
+    radius: float,
+    *,
+    nearest: bool = False,
+    card: np.ndarray | None = None,
 ) -> list[tuple[float, float, float, float]]:
     """The blobs of ink of one colour within ``radius`` index lengths of ``box``'s centre that could be
     pips, nearest first: filled (a third of their box or more), no longer than 2.2 times their width,
@@ -115,7 +138,14 @@ def pip_blobs(
     rank and pip); with ``nearest``, also no nearer to another index of ``indices`` than to ``box`` (a
     photo's rule, :func:`_nearest_to`), and with paper round them (:func:`_on_paper`). Red ink is strongly
     saturated red; black ink is darker than the region's Otsu threshold (and than 110) and grey by chroma
-    (:data:`BLACK_CHROMA`)."""
+    (:data:`BLACK_CHROMA`).
+
+    ``card``, the outline (image pixels, n x 2) of the card the index is known to lie on, keeps only the
+    blobs whose centre lies on it. Why: on a Makao pile the cards beneath peek out round the top card,
+    their pips a pip's step from its index; the demo deck's KD, its index's suit in doubt, was read KH
+    from the QH beneath it (five of the seven pile cards asked about over 48 seeds). The table's tracker
+    knows where the card just put down lies (:meth:`vision.tracker.CardTracker.new_card_outlines`)."""
+    on_card = None if card is None else np.asarray(card, np.float32).reshape(-1, 1, 2)
     x1, y1, x2, y2 = (float(v) for v in box)
     length = max(x2 - x1, y2 - y1, 1.0)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
@@ -144,10 +174,12 @@ def pip_blobs(
     shaped = (longer >= 0.2 * length) & (longer <= 1.3 * length) & (bw >= 0.45 * bh) & (bw <= 2.2 * bh)
     found: list[tuple[float, tuple[float, float, float, float]]] = []
     for i in np.flatnonzero(shaped & (area >= 0.3 * bw * bh)).tolist():
-        if not _on_paper(gray, hsv, otsu, (int(bx[i]), int(by[i]), int(bw[i]), int(bh[i]))):
-            continue  # ink on the table: a dark felt's weave, a red cloth
         gx1, gy1 = float(bx[i] + rx1), float(by[i] + ry1)
         gx2, gy2 = gx1 + float(bw[i]), gy1 + float(bh[i])
+        if on_card is not None and cv2.pointPolygonTest(on_card, ((gx1 + gx2) / 2, (gy1 + gy2) / 2), False) < 0:
+            continue  # another card's pip, beside this one
+        if not _on_paper(gray, hsv, otsu, (int(bx[i]), int(by[i]), int(bw[i]), int(bh[i]))):
+            continue  # ink on the table: a dark felt's weave, a red cloth
         iw = np.minimum(gx2, indices[:, 2]) - np.maximum(gx1, indices[:, 0])
         ih = np.minimum(gy2, indices[:, 3]) - np.maximum(gy1, indices[:, 1])
         if np.any((iw > 0) & (ih > 0) & (iw * ih > 0.3 * float(bw[i] * bh[i]))):
@@ -163,6 +195,16 @@ BLACK_CHROMA = 60
 ON_PAPER = 0.5
 """A pip is printed on the card: at least this share of the ring around its blob (a quarter of the blob's
 size wide) must be paper, brighter than the searched region's Otsu threshold and unsaturated."""
+
+
+def outline_holding(box: np.ndarray, outlines: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The first of ``outlines`` (image pixels, n x 2 each) that holds ``box``'s centre, or None."""
+    cx, cy = (float(box[0]) + float(box[2])) / 2, (float(box[1]) + float(box[3])) / 2
+    for outline in outlines:
+        polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(polygon, (cx, cy), False) >= 0:
+            return polygon
+    return None
 
 
 def _on_paper(gray: np.ndarray, hsv: np.ndarray, otsu: float, blob: tuple[int, int, int, int]) -> bool:

@@ -97,7 +97,12 @@ class OnnxRecogniser:
         self.threads = threads
 
     def detect(
-        self, image: np.ndarray, regions: Sequence[Region] | None = None, *, within: Sequence[Region] | None = None
+        self,
+        image: np.ndarray,
+        regions: Sequence[Region] | None = None,
+        *,
+        within: Sequence[Region] | None = None,
+        outlines: Sequence[np.ndarray] = (),
     ) -> list[Detection]:
         """The corner indices in ``image`` (BGR ``uint8``, H x W x 3; grey and BGRA are accepted too).
 
@@ -106,23 +111,28 @@ class OnnxRecogniser:
         whole image either way. ``within`` (image pixels): only the boxes whose centre lies in one of
         these are named; the detector still reads ``regions`` as it would, at the same scale, so what
         it finds does not depend on which zones are wanted (the tracker's zones at rest are not).
+        ``outlines`` (image pixels, n x 2 each): cards known to lie there on top of whatever is beneath
+        (the tracker's cards just put down); an index inside one reads a doubtful suit from that card's
+        pips only (:func:`~vision.recognise.pips.pip_blobs`).
         """
         bgr = _as_bgr(image)
         boxes, _scores = self.detector.boxes(bgr, regions)
         if within is not None and len(boxes):
             boxes = boxes[_centres_within(boxes, within)]
-        return self._name(bgr, boxes)
+        return self._name(bgr, boxes, outlines)
 
-    def read(self, image: np.ndarray, boxes: Sequence[Region]) -> list[Detection]:
+    def read(
+        self, image: np.ndarray, boxes: Sequence[Region], *, outlines: Sequence[np.ndarray] = ()
+    ) -> list[Detection]:
         """The corner indices at ``boxes`` (image pixels ``(x1, y1, x2, y2)``), read by the classifier
         without the detector: where the tracker knows a card lies and where its indices must be
         (:mod:`vision.proposals`). A box the classifier calls "not an index" (a card's plain corner) is
-        dropped, as in :meth:`detect`."""
+        dropped, as in :meth:`detect`; ``outlines`` as there."""
         if not len(boxes):
             return []
-        return self._name(_as_bgr(image), np.asarray(boxes, np.float32).reshape(-1, 4))
+        return self._name(_as_bgr(image), np.asarray(boxes, np.float32).reshape(-1, 4), outlines)
 
-    def _name(self, bgr: np.ndarray, boxes: np.ndarray) -> list[Detection]:
+    def _name(self, bgr: np.ndarray, boxes: np.ndarray, outlines: Sequence[np.ndarray] = ()) -> list[Detection]:
         """Classify the crops at ``boxes`` and build the detections, best candidates first."""
         if not len(boxes):
             return []
@@ -137,7 +147,7 @@ class OnnxRecogniser:
         turns = self.orientation.turns(crops[real]) if self.orientation is not None else [None] * len(boxes)
         probs = self.classifier.in_context(bgr, boxes, probs)
         if self.pips is not None:
-            probs = self.pips.in_context(self.classifier, bgr, boxes, probs)
+            probs = self.pips.in_context(self.classifier, bgr, boxes, probs, outlines)
         if self.manifest.classifier.reject_class is not None:
             probs = probs[:, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]

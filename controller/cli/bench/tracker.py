@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
                 zones_read += len(wanted)
                 if onnx is not None:
                     regions = None if args.whole_frame else tracker.regions()
-                    dets = onnx.detect(rendered.frame.image, regions, within=wanted)
+                    outlines = tracker.new_card_outlines(rendered.frame)
+                    dets = onnx.detect(rendered.frame.image, regions, within=wanted, outlines=outlines)
                 else:
                     dets = truth_rec.detect_rendered(rendered)
             elif onnx is None:
