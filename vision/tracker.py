@@ -217,6 +217,9 @@ class _Pending:
     """Per reading, where on the mat it was read (table mm). A pile's corners lie close together, so one place
     may hold the new card's index and a covered card's corner beside it: whether the reading lies on the card
     put down is asked of where that reading was seen, not of where the place was first read."""
+    place_peaks: dict[Card, list[float]] = field(default_factory=dict)
+    """Per reading, the most it weighed at each of its ``places`` (in their order) in any frame: the corner's
+    confidence, times its share where that index was also read as another card (``_Obs.weights``)."""
     read_in: dict[Card, set[int]] = field(default_factory=dict)
     """Per reading, the still frames that read it (by their place in the still run): what ``confirm_frames`` is
     held to. A frame may read one card twice, by the detector at one corner and by the reader at the other, and
@@ -250,9 +253,19 @@ class _Pending:
             default=0.0,
         )
 
-    def where(self, card: Card) -> list[np.ndarray]:
-        """Where ``card`` was read here (the place's own points for a reading that has none recorded)."""
-        return self.places.get(card) or self.points
+    def where(self, card: Card, floor: float = 0.0) -> list[np.ndarray]:
+        """Where ``card`` was read here (the place's own points for a reading that has none recorded); with
+        ``floor``, only where it was read that sure at least, if anywhere.
+
+        Why the floor: two places a card's diagonal apart that share a reading are taken for one card's two
+        corners (:meth:`CardTracker._merge_pending`), and on a pile a covered card's corner peeking out beside
+        the new card, read surely, can share its reading with a weak second guess at the new card's own index.
+        Where that reading lies is where it was read surely: off the new card, so it lay there before."""
+        places = self.places.get(card)
+        if not places:
+            return self.points
+        sure = [p for p, peak in zip(places, self.place_peaks.get(card, []), strict=False) if peak >= floor]
+        return sure or places
 
     def share(self, card: Card, radius: float) -> float:
         """``card``'s share of the support of the readings seen within ``radius`` of where it was read: its
@@ -443,8 +456,9 @@ class CardTracker:
         covered corners stay on a pile for the whole still run; reading them again changes nothing."""
         if state.zone.kind != "pile" or not state.placed_still or state.outline is None:
             return False
+        floor = self.settings.pile_min_confidence
         return self._on_reported_outline(state, pending) or all(
-            self._off_outline(state, pending.where(card)) for card in pending.votes
+            self._off_outline(state, pending.where(card, floor)) for card in pending.votes
         )
 
     def _small(self, gray: np.ndarray) -> np.ndarray:
@@ -726,7 +740,15 @@ class CardTracker:
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
             pending.read_in.setdefault(obs.card, set()).add(state.still_run)
             places = pending.places.setdefault(obs.card, [])
-            places += [p.copy() for p in obs.points if not _close([p], places, _SAME_PLACE_MM)]
+            place_peaks = pending.place_peaks.setdefault(obs.card, [])
+            known = len(places)
+            for p, weight in zip(obs.points, obs.weights, strict=True):  # a corner's own word, not the card's best
+                at = next((k for k in range(known) if float(np.linalg.norm(p - places[k])) <= _SAME_PLACE_MM), None)
+                if at is None:
+                    places.append(p.copy())
+                    place_peaks.append(weight)
+                else:
+                    place_peaks[at] = max(place_peaks[at], weight)
             pending.support[obs.card] = pending.support.get(obs.card, 0.0) + sum(obs.weights)
             peak = this_frame.setdefault(id(pending), (pending, {}))[1]
             peak[obs.card] = max(peak.get(obs.card, 0.0), obs.confidence)
@@ -773,6 +795,7 @@ class CardTracker:
                         a.read_in.setdefault(card, set()).update(frames)
                     for card, where in b.places.items():
                         a.places.setdefault(card, []).extend(where)
+                        a.place_peaks.setdefault(card, []).extend(b.place_peaks.get(card, []))
                     for card, weight in b.support.items():
                         a.support[card] = a.support.get(card, 0.0) + weight
                     for card, p in b.candidates.items():
@@ -862,7 +885,7 @@ class CardTracker:
                 continue  # the other corner of the card just reported, read differently
             if self._on_reported_outline(state, pending):
                 continue  # one card was put down, and it is reported: this is it read otherwise
-            if self._off_outline(state, pending.where(card)):
+            if self._off_outline(state, pending.where(card, floor)):
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events

@@ -757,6 +757,18 @@ def test_a_covered_cards_corner_read_otherwise_is_not_a_card_played_when_one_car
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
 
 
+def test_a_covered_cards_corner_read_surely_is_not_a_card_played_for_a_weak_echo_of_it_on_the_new_card():
+    # As above, and the QS's own art also reads 5D, weakly (0.3), a card's diagonal from the peeking corner:
+    # one frame's readings of one card at two such places are taken for its two corners. But the 5D was read
+    # surely only where the 5H peeks out, off the QS: it lay there before the hand came.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    peeking = _qs_over_5h(t, peeking_conf=0.85)
+    echo = _det(C("5D"), cx + 25, cy + 10, conf=0.3)
+    t.still([*t.corners("QS", "pile", shift=(25, 0)), peeking, echo], frames=10)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
+
+
 # ----- a table at rest is not read ---------------------------------------------------------------
 
 
