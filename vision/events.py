@@ -22,6 +22,9 @@ class CardPlaced:
     ``candidates`` lists the recogniser's alternatives, best first, each with its confidence, starting
     with ``card`` itself: the controller tries the next one when the engine proves the first impossible.
     ``still_frame``/``still_t`` mark the frame in which the card became still (latency is measured from it).
+    ``answers_ask``: this is the card an :class:`UnreadableCard` asked about, read at last, with no card put down
+    in the zone since; a referee that already took the player's word for it keeps that (a bare 6 read later as
+    a 9 is still the card the player named).
     """
 
     zone: str
@@ -33,6 +36,7 @@ class CardPlaced:
     still_frame: int = 0
     still_t: float = 0.0
     track_id: int = 0
+    answers_ask: bool = False
 
 
 @dataclass(frozen=True, slots=True)

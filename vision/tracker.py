@@ -312,6 +312,9 @@ class _ZoneState:
     placed_still: bool = False
     """A card was reported here since the last motion. On a pile that is the card just played, and what
     else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
+    asked: bool = False
+    """An UnreadableCard was reported about the card on top here and no card was put down since (no new
+    outline): the next card confirmed here is that card read at last (``CardPlaced.answers_ask``)."""
     at_rest: bool = False
     """The zone's last reading left nothing to settle (:meth:`CardTracker._settled`): not read again while
     nothing moves here."""
@@ -560,6 +563,8 @@ class CardTracker:
                 continue
             state.outline_sought = True
             state.outline = self._new_card(state, image)
+            if state.outline is not None:
+                state.asked = False  # a card was put down: what is read here now is that card
 
     def _read_outlines(
         self, image: np.ndarray, detections: Sequence[Detection], motion: Mapping[str, bool], unread: frozenset[str]
@@ -923,6 +928,7 @@ class CardTracker:
         state.had_cards = True
         state.unread = False
         state.placed_still = True
+        answers_ask, state.asked = state.asked, False
         return [
             CardPlaced(
                 state.zone.name,
@@ -934,6 +940,7 @@ class CardTracker:
                 state.still_frame,
                 state.still_t,
                 track.id,
+                answers_ask,
             )
         ]
 
@@ -984,6 +991,7 @@ class CardTracker:
             if state.tracks and state.empty_frames >= s.gone_frames:
                 state.tracks.clear()
                 state.had_cards = False
+                state.asked = False
                 events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
             return events
         for track in list(state.tracks):
@@ -993,6 +1001,7 @@ class CardTracker:
         if state.had_cards and not state.tracks and events:
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
             state.had_cards = False
+            state.asked = False
         elif (
             state.unread
             and not state.tracks
@@ -1005,6 +1014,7 @@ class CardTracker:
             # card-shaped is left
             state.unread = False
             state.had_cards = False
+            state.asked = False
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
         return events
 
@@ -1032,6 +1042,7 @@ class CardTracker:
                 return []
         state.unreadable_reported = True
         state.unread = True
+        state.asked = True
         best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
 

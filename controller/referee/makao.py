@@ -107,6 +107,11 @@ class MakaoReferee(Referee):
         """A play that a card of another rank closed without its player's press (``_lay``), kept while
         nothing else happened since: taking that card back opens the play again, so a misread second
         card ("Cem plays 9S" for Ben's second six) does not leave Ben's play closed without it."""
+        self.named: Card | None = None
+        """The card its player (with the button) or the operator named for one the table could not read, while
+        it is the last card laid. The camera often reads it a moment later, when the player's hand is gone:
+        that reading is the card already named, not another laid on it (:meth:`_on_placed`). Anything laid or
+        taken back since forgets it."""
         self.started = False
         self.over = False
         self.handlers = {
@@ -156,11 +161,26 @@ class MakaoReferee(Referee):
         if self.mgame is None:
             self._begin(ev.card)
             return
+        if self.named is not None and (
+            ev.answers_ask or (ev.card.same_face(self.named) and not self._possible()(ev.card))
+        ):
+            # the card just named, read at last: the tracker says nothing was put down since it asked, or every
+            # copy of the card read lies on the pile already. Taken for a new card it would be laid again, or
+            # fall back on its second candidate and lay a card nobody played.
+            log.info("pile: %s read, the card %s named for it a moment ago", ev.card, self.named)
+            return
         self._lay(ev.card, ev.candidates, ev.still_t)
+
+    def _lay_named(self, card: Card) -> None:
+        """Lay ``card`` as named for an unreadable one (a guess picked, or entered), and remember it."""
+        self._lay(card, (), 0.0)
+        if self.pending and self.pending[-1].same_face(card):
+            self.named = card
 
     def _lay(self, first: Card, candidates: Sequence[tuple[Card, float]], still_t: float) -> None:
         game = self.mgame
         assert game is not None
+        self.named = None  # another card on top: what was named lies beneath it
         if game.is_over:
             self.say(CardRejected(PILE, first, "the game is over"))
             return
@@ -224,7 +244,7 @@ class MakaoReferee(Referee):
         if self.mgame is None:
             self._begin(cmd.card)
             return
-        self._lay(cmd.card, (), 0.0)
+        self._lay_named(cmd.card)
 
     def _on_button(self, press: SeatButton) -> None:
         game = self.mgame
@@ -238,7 +258,7 @@ class MakaoReferee(Referee):
         if PILE in self.unreadable and seat == self._laying_seat():
             card = self._pick_guess(PILE, seat, press.press)
             if card is not None:
-                self._lay(card, (), 0.0)
+                self._lay_named(card)
             return
         if press.press is Press.LONG:
             if self.choosing is not None and seat == self.pending_seat:
@@ -326,6 +346,7 @@ class MakaoReferee(Referee):
     def _undo(self) -> None:
         game = self.mgame
         self.unreadable.pop(PILE, None)
+        self.named = None
         if self.pending:
             card = self.pending.pop()
             seat = self.pending_seat

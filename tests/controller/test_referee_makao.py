@@ -175,6 +175,46 @@ def test_an_unreadable_card_is_picked_with_the_players_button() -> None:
     assert heard.of(TurnTo)[-1].seat == 1
 
 
+def test_the_card_its_player_named_read_by_the_camera_a_moment_later_is_not_laid_again() -> None:
+    """Ada's 9C could not be read and she picked it from the guesses; once her hand is gone the camera reads
+    it at last, 9C with 6C as its second guess. That is her card read, not a second card: taken for a misread
+    (9C is on the pile) it would have fallen back on 6C and laid a card nobody played."""
+    ref, heard = referee()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(unreadable(("9S", 0.4), ("9C", 0.3)))  # Ada laid 9C
+    for press in (Press.SHORT, Press.SHORT, Press.LONG):
+        ref.submit(SeatButton(0, press))
+    assert heard.of(CardAccepted)[-1].card == C("9C")
+    accepted = len(heard.of(CardAccepted))
+    ref.submit(pile("9C", ("6C", 0.3)))  # the camera reads it now
+    assert len(heard.of(CardAccepted)) == accepted
+    ref.submit(SeatButton(0, Press.SHORT))  # Ada: done
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["9C"]}]
+    assert heard.of(TurnTo)[-1].seat == 1
+    ref.submit(pile("9C", ("6C", 0.3)))  # read again in a later still run: still her card
+    assert len(heard.of(CardAccepted)) == accepted
+    # once another card lies on it, a reading of the named card is a misread of a new card, as before
+    ref.submit(pile("9D"))  # Ben
+    ref.submit(pile("9C", ("9S", 0.3)))  # Ben's second nine, 9S, read as the 9C beneath
+    assert [a.card for a in heard.of(CardAccepted)[-2:]] == [C("9D"), C("9S")]
+
+
+def test_the_card_asked_about_read_at_last_as_another_card_is_still_the_one_its_player_named() -> None:
+    """A bare-rank deck: Ada's 6C could not be read and she picked it from the guesses; the camera then reads
+    it as 9C, but the tracker says it is the card it asked about (nothing was put down since). It is the 6C."""
+    ref, heard = referee()
+    ref.submit(pile("6H"))  # the starter
+    ref.submit(unreadable(("6C", 0.4), ("6S", 0.3)))  # Ada laid 6C
+    ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(SeatButton(0, Press.LONG))
+    ref.submit(SeatButton(0, Press.SHORT))  # Ada: done
+    first = C("9C")
+    ref.submit(CardPlaced("pile", first, 0.8, candidates=((first, 0.8),), answers_ask=True))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("6C")]
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["6C"]}]
+    assert heard.of(TurnTo)[-1].seat == 1
+
+
 def test_an_unreadable_card_whose_other_suit_lies_on_the_pile_is_the_one_left() -> None:
     """7H or 7D, and the 7D is the starter: one deck holds one 7D, so the card is the 7H."""
     from controller.announcements import AskReplace

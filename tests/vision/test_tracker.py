@@ -769,6 +769,47 @@ def test_a_covered_cards_corner_read_surely_is_not_a_card_played_for_a_weak_echo
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
 
 
+def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_does_not():
+    # The card put down on the 5H is asked about; a hand passes over the pile without putting anything down,
+    # and then the card reads surely (10S): it is the card asked about, which the player may have named
+    # already. Then a 7H is put down on it, read at once: a new card.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=-25)
+    t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    unsure = _det(C("10C"), cx + 25 - 24.5, cy - 31, conf=0.45, runner_up=C("10S"))
+    t.still([unsure], frames=12)
+    assert kinds(t.events) == ["CardPlaced", "UnreadableCard"]
+    t.hand_over("pile")  # nothing put down
+    t.still([_det(C("10S"), cx + 25 - 24.5, cy - 31, conf=0.9)], frames=5)
+    read = [e for e in t.events if isinstance(e, CardPlaced)]
+    assert [(str(e.card), e.answers_ask) for e in read] == [("5H", False), ("10S", True)]
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=-5, colour=(40, 160, 60))
+    t.still([_det(C("7H"), cx - 5 + 24.5, cy + 31, conf=0.9)], frames=5)
+    read = [e for e in t.events if isinstance(e, CardPlaced)]
+    assert [(str(e.card), e.answers_ask) for e in read][-1] == ("7H", False)
+
+
+def test_a_card_put_down_on_the_one_asked_about_is_a_new_card():
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    t.still([_det(C("10C"), cx + 25 - 24.5, cy - 31, conf=0.45, runner_up=C("10S"))], frames=12)
+    assert kinds(t.events) == ["UnreadableCard"]
+    t.hand_over("pile")  # the next player's card goes on it, read at once
+    _lay_card(t, "pile", 0.0, shift=-5, colour=(40, 160, 60))
+    t.still([_det(C("7H"), cx - 5 + 24.5, cy + 31, conf=0.9)], frames=5)
+    read = [e for e in t.events if isinstance(e, CardPlaced)]
+    assert [(str(e.card), e.answers_ask) for e in read] == [("7H", False)]
+
+
 # ----- a table at rest is not read ---------------------------------------------------------------
 
 
