@@ -734,16 +734,22 @@ def test_two_cards_put_down_together_on_the_pile_are_two_cards():
     assert sorted(str(getattr(e, "card", "")) for e in t.events if isinstance(e, CardPlaced)) == ["7H", "7S"]
 
 
-def _qs_over_5h(t: Table, peeking_conf: float) -> Detection:
-    """A 5H played on the pile and reported, then a QS (court art all over) put down on its right half: the
-    hand has just left. Returns the reading of the 5H's upper corner, still peeking out, as a 5D."""
-    cx, cy = t.layout.zone("pile").center
+def _court_over_5h(t: Table) -> None:
+    """A 5H played on the pile and reported, then a court card (art all over) put down on its right half: the
+    hand has just left."""
     t.still(frames=4)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=-25)
     t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+
+
+def _qs_over_5h(t: Table, peeking_conf: float) -> Detection:
+    """:func:`_court_over_5h`, the court card a QS. Returns the reading of the 5H's upper corner, still peeking
+    out, as a 5D."""
+    cx, cy = t.layout.zone("pile").center
+    _court_over_5h(t)
     return _det(C("5D"), cx - 25 - 24.5, cy - 31, conf=peeking_conf)
 
 
@@ -775,12 +781,7 @@ def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_
     # already. Then a 7H is put down on it, read at once: a new card.
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=-25)
-    t.still(t.corners("5H", "pile", shift=(-25, 0)), frames=5)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=25, colour=(60, 40, 160))
+    _court_over_5h(t)
     unsure = _det(C("10C"), cx + 25 - 24.5, cy - 31, conf=0.45, runner_up=C("10S"))
     t.still([unsure], frames=12)
     assert kinds(t.events) == ["CardPlaced", "UnreadableCard"]
