@@ -118,6 +118,10 @@ class ThreeFiveEightReferee(Referee):
         self.phase = Phase.SHOW_2C
         self.hand_index = -1
         self.felt: dict[str, list[Card]] = {seat_zone(s): [] for s in range(3)}
+        self.named: dict[str, Card] = {}
+        """Per seat zone, the card taken for one the table could not read (settled by the cards played, picked
+        with the button or entered) until the zone is cleared: the camera often reads that card a moment later,
+        and that reading (``CardPlaced.answers_ask``) is the card already played, not a second one."""
         self.collect: set[str] = set()
         self.choice = -1
         self.exchange_waiting: set[int] = set()
@@ -320,6 +324,9 @@ class ThreeFiveEightReferee(Referee):
         return None
 
     def _on_placed(self, ev: CardPlaced) -> None:
+        if ev.answers_ask and ev.zone in self.named:
+            log.info("%s: %s read, the card %s taken for it already", ev.zone, ev.card, self.named.pop(ev.zone))
+            return
         self.felt.setdefault(ev.zone, []).append(ev.card)
         self.unreadable.pop(ev.zone, None)
         if self.paused:
@@ -441,6 +448,7 @@ class ThreeFiveEightReferee(Referee):
         self.say(ViolationFound(v.rule, v.seat, v.trick, v.reason, proven_at=v.proven_at, hand=self.hand_index))
 
     def _on_removed(self, ev: CardRemoved) -> None:
+        self.named.pop(ev.zone, None)
         cards = self.felt.get(ev.zone, [])
         if ev.card in cards:
             cards.remove(ev.card)
@@ -450,6 +458,7 @@ class ThreeFiveEightReferee(Referee):
 
     def _on_cleared(self, ev: ZoneCleared) -> None:
         self.felt[ev.zone] = []
+        self.named.pop(ev.zone, None)
         self.unreadable.pop(ev.zone, None)
         self._check_collected()
 
@@ -496,8 +505,7 @@ class ThreeFiveEightReferee(Referee):
         )
         if settled is not None:  # 7H or 7D, and 7D was played: it is 7H
             log.info("%s: %s read, its suit in doubt; the other suit of its rank was played", ev.zone, settled)
-            self.felt.setdefault(ev.zone, []).append(settled)
-            self._play_from_zone(ev.zone, seat, settled, (), ev.t)
+            self._play_named(ev.zone, seat, settled, ev.t)
             return
         self._ask_guesses(ev.zone, [c for c, _p in ev.best_guesses if c not in played])
         self.say(AskReplace(ev.zone, seat))
@@ -543,8 +551,7 @@ class ThreeFiveEightReferee(Referee):
         if self.phase is Phase.PLAY and zone in self.unreadable and seat == hand.to_move:
             card = self._pick_guess(zone, seat, press.press)
             if card is not None:
-                self.felt.setdefault(zone, []).append(card)
-                self._play_from_zone(zone, seat, card, (), 0.0)
+                self._play_named(zone, seat, card, 0.0)
             return
         if press.press is Press.LONG and self.phase in (Phase.PLAY, Phase.COLLECT):
             self._undo()
@@ -555,6 +562,7 @@ class ThreeFiveEightReferee(Referee):
             self.say(Prompt(None, "nothing to undo"))
             return
         seat, card = hand.undo()
+        self.named.pop(seat_zone(seat), None)  # taken back: a later reading of that zone is a card to play
         self.trick_winners.pop((self.hand_index, hand.trick_number - 1), None)
         self.collect = set()
         self.phase = Phase.PLAY
@@ -569,8 +577,13 @@ class ThreeFiveEightReferee(Referee):
             return
         zone = seat_zone(cmd.seat)
         self.unreadable.pop(zone, None)
-        self.felt.setdefault(zone, []).append(cmd.card)
-        self._play_from_zone(zone, cmd.seat, cmd.card, (), 0.0)
+        self._play_named(zone, cmd.seat, cmd.card, 0.0)
+
+    def _play_named(self, zone: str, seat: int, card: Card, t: float) -> None:
+        """Play ``card`` in ``zone``, taken for the card there the table could not read (see ``named``)."""
+        self.felt.setdefault(zone, []).append(card)
+        self.named[zone] = card
+        self._play_from_zone(zone, seat, card, (), t)
 
     def _on_correct(self, cmd: CorrectCard) -> None:
         """The operator says ``seat``'s card (in trick ``trick``, default its latest) was ``card``."""
@@ -657,6 +670,7 @@ class ThreeFiveEightReferee(Referee):
         if self.hand is not None and self.hand.is_complete and self.phase is Phase.COLLECT:
             self.collect = set()
             self.felt = {z: [] for z in self.felt}
+            self.named = {}
             self.phase = Phase.PLAY
             self._finish_hand()
         else:

@@ -161,6 +161,25 @@ def test_an_unreadable_card_is_picked_with_the_button() -> None:
     assert heard.of(CardAccepted)[-1].card == C("QD")
 
 
+def test_the_card_picked_for_an_unreadable_one_read_by_the_camera_later_is_not_a_second_card() -> None:
+    """Ada picked QD for the card the table could not read; the camera reads it a moment later, the tracker
+    saying it is the card it asked about. It was played already: no second card, no rejection. Once the trick
+    is collected, a card in her zone is a card again."""
+    ref, heard = in_play()
+    ref.submit(UnreadableCard("seat0", best_guesses=((C("QH"), 0.4), (C("QD"), 0.3))))
+    for press in (Press.SHORT, Press.SHORT, Press.LONG):
+        ref.submit(SeatButton(0, press))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("QD")]
+    first = C("QH")  # read at last, as the other red queen
+    ref.submit(CardPlaced("seat0", first, 0.8, candidates=((first, 0.8),), answers_ask=True))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("QD")] and not heard.of(CardRejected)
+    for seat, card in ((1, "2D"), (2, "3D")):
+        ref.submit(placed(seat, card))
+    clear(ref)
+    ref.submit(placed(0, "KD"))  # QD won the trick: Ada leads again
+    assert heard.of(CardAccepted)[-1].card == C("KD")
+
+
 def test_a_suit_in_doubt_is_settled_when_the_other_suit_of_its_rank_was_played() -> None:
     ref, heard = in_play()
     for seat, card in ((0, "QD"), (1, "2D"), (2, "3D")):
