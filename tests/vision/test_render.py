@@ -134,3 +134,19 @@ def test_a_card_read_right_is_not_scored_as_misread_because_the_same_card_was_mi
     score = score_events(truth, events)
     assert score.confirmed_once == 1 and score.missed == ["placed QC in seat1 (still at frame 254)"]
     assert score.wrong == [] and score.false_events == ["CardPlaced KC at frame 1289"]
+
+
+def test_a_card_reported_before_it_was_played_is_a_false_event_not_that_card():
+    # Penguins Makao seed 7: the 9C, read QC at a second box, was reported as a QC while the real QC was still in
+    # a player's hand; once the QC landed the tracker knew it already. The early report is a false card event and
+    # the QC itself was never confirmed.
+    from vision.events import CardPlaced, VisionEvent
+    from vision.render.table import TruthEvent
+    from vision.render.truth import score_events
+
+    truth = [TruthEvent("placed", "pile", C("9C"), 18, 1.8), TruthEvent("placed", "pile", C("QC"), 51, 5.1)]
+    events: list[VisionEvent] = [CardPlaced("pile", C("9C"), 0.96, frame=19), CardPlaced("pile", C("QC"), 0.81, frame=22)]
+    score = score_events(truth, events)
+    assert score.confirmed_once == 1 and score.missed == ["placed QC in pile (still at frame 51)"]
+    assert score.false_events == ["CardPlaced QC at frame 22"] and score.wrong == []
+    assert not score.ok

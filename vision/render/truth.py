@@ -91,6 +91,7 @@ class TrackerScore:
             "false_events": len(self.false_events),
             "late_over_5_still_frames": len(self.late),
             "latency_frames": {
+                "min": int(lat.min()),
                 "p50": float(np.percentile(lat, 50)),
                 "p95": float(np.percentile(lat, 95)),
                 "max": int(lat.max()),
@@ -108,8 +109,12 @@ def score_events(
 ) -> TrackerScore:
     """Match reported events to the truth; ``within`` still frames (the still frame itself counts as one).
 
-    An event counts for a truth event of the same card and zone at most ``window`` frames away (a card can
-    be played again in a later hand); anything left over is a false event.
+    An event counts for a truth event of the same card and zone at most ``window`` frames after it became
+    still (a card can be played again in a later hand); anything left over is a false event. Never before it:
+    a card reported while it was still in its player's hand was another card misread as it, and counting
+    that report for the card once it lands hid a false card event (a penguins QC reported as the 9C before it
+    landed, Makao seed 7). Over the stand-in's 19 runs (1,848 cards) no card was confirmed before its still
+    frame.
     """
     score = TrackerScore()
     placed = [e for e in events if isinstance(e, CardPlaced)]
@@ -128,7 +133,7 @@ def score_events(
             if id(e) not in used
             and _zone(e) == t.zone
             and e.card.same_face(t.card)
-            and t.still_frame - window <= e.frame <= t.still_frame + window
+            and t.still_frame <= e.frame <= t.still_frame + window
         ]
         if not hits:
             score.missed.append(f"{t.kind} {t.card} in {t.zone} (still at frame {t.still_frame})")
@@ -151,7 +156,7 @@ def score_events(
     for t in missed:
         if t.kind != "placed":
             continue
-        other = [e for e in placed if id(e) not in used and e.zone == t.zone and abs(e.frame - t.still_frame) <= window]
+        other = [e for e in placed if id(e) not in used and e.zone == t.zone and 0 <= e.frame - t.still_frame <= window]
         if other:
             used.add(id(other[0]))
             score.wrong.append(f"{t.card} in {t.zone} (still at frame {t.still_frame}) reported as {other[0].card}")
