@@ -145,7 +145,10 @@ def test_a_card_reported_before_it_was_played_is_a_false_event_not_that_card():
     from vision.render.truth import score_events
 
     truth = [TruthEvent("placed", "pile", C("9C"), 18, 1.8), TruthEvent("placed", "pile", C("QC"), 51, 5.1)]
-    events: list[VisionEvent] = [CardPlaced("pile", C("9C"), 0.96, frame=19), CardPlaced("pile", C("QC"), 0.81, frame=22)]
+    events: list[VisionEvent] = [
+        CardPlaced("pile", C("9C"), 0.96, frame=19),
+        CardPlaced("pile", C("QC"), 0.81, frame=22),
+    ]
     score = score_events(truth, events)
     assert score.confirmed_once == 1 and score.missed == ["placed QC in pile (still at frame 51)"]
     assert score.false_events == ["CardPlaced QC at frame 22"] and score.wrong == []
