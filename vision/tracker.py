@@ -132,6 +132,11 @@ class TrackerSettings:
     a reading lay there before the hand came and is no card played. A card's own indices sit 6 mm and more inside
     its edge; over Makao seeds 0-11, 468 cards, the reading places of a card reported on its outline lay 2.6 mm
     inside it at the least, while covered cards' corners read as new cards (seeds 34, 35) lay 1-3 mm outside."""
+    covered_inside_mm: float = 3.0
+    """On a pile, a reading of a card reported before lies covered, not seen, when it lies this far inside the card
+    put down since (its outline): that card lies on top, so what is read there is the new card read otherwise.
+    The new card's own indices sit 6 mm and more inside its edge; covered cards' corners peeking out beside it lie
+    outside it (``off_outline_mm``)."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -700,6 +705,8 @@ class CardTracker:
         unmatched: list[_Obs] = []
         for obs in observations:
             track = self._match_track(state, obs, pile)
+            if track is not None and pile and self._covered_by_new_card(state, track, obs.points):
+                continue  # the card put down on it hides it: this is the new card misread, as a card it cannot be
             if track is not None:
                 matched.append((obs, track))
                 seen.add(track.id)
@@ -968,6 +975,20 @@ class CardTracker:
         outline = state.outline.astype(np.float32)
         reach = -self.settings.off_outline_mm
         return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in points)
+
+    def _covered_by_new_card(self, state: _ZoneState, track: _Track, points: list[np.ndarray]) -> bool:
+        """Whether ``points`` lie inside the card put down in this still run (its outline, by
+        ``covered_inside_mm``) and ``track`` is a card reported before it, which that card now covers.
+
+        Why: on a pile the new card's index is often boxed twice, and the second box read as another card; when
+        that card lies beneath, reported earlier, the reading was taken for it seen again, and the rule that a
+        second box on a reported card's index is a misread of it then silenced the new card's own sure reading
+        (tango_nuevo's QH read 0.94 was never confirmed: a box beside it read JH 0.57, the JH beneath)."""
+        if state.outline is None or (state.placed_still and state.tracks and track is state.tracks[-1]):
+            return False
+        outline = state.outline.astype(np.float32)
+        inside = self.settings.covered_inside_mm
+        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) >= inside for p in points)
 
     def _index_places(self, state: _ZoneState, pending: _Pending) -> list[np.ndarray]:
         """The index places of the zone's new-card outline at the corners this card was read at, when it lies

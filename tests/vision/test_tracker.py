@@ -775,6 +775,44 @@ def test_a_covered_cards_corner_read_surely_is_not_a_card_played_for_a_weak_echo
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
 
 
+def _card_over(t: Table, beneath: str, shift: float) -> tuple[float, float]:
+    """``beneath`` played on the pile and reported, then a court card (art all over) put down over it ``shift`` mm
+    to the right of it; the hand has just left. Returns the middle of the new card (table mm)."""
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0)
+    t.still(t.corners(beneath, "pile"), frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=shift, colour=(150, 200, 240))
+    return cx + shift, cy
+
+
+def test_a_second_box_on_the_new_cards_index_read_as_the_card_beneath_does_not_silence_it():
+    # tango_nuevo, Makao seed 6: a QH is put down on a JH, almost over it. The QH's upper index is read QH 0.94,
+    # and a second box on it reads JH 0.57. The JH beneath lies near there, reported, so that reading was taken
+    # for the JH seen again, and a box on an index read as a reported card makes the other reading of that index
+    # a misread of it: the QH was never confirmed. But the JH lies under the QH there: what is read inside the
+    # card put down on it is that card.
+    t = Table("makao")
+    x, y = _card_over(t, "JH", shift=6)
+    qh = _det(C("QH"), x - 24.5, y - 31, conf=0.94)
+    second_box = _det(C("JH"), x - 23, y - 28, conf=0.57)
+    t.still([qh, second_box], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("JH"), C("QH")]
+    assert not any(isinstance(e, UnreadableCard) for e in t.events)
+
+
+def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
+    # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
+    # heart). The KH beneath is covered there, so that reading is not the KH seen again; nor is it a second KH
+    # played, or a rival that leaves the KD in doubt: one card was put down, and the deck holds one KH.
+    t = Table("makao")
+    x, y = _card_over(t, "KH", shift=6)
+    t.still([_det(C("KD"), x - 24.5, y - 31, conf=0.9), _det(C("KH"), x + 24.5, y + 31, conf=0.93)], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("KH"), C("KD")]
+
+
 def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_does_not():
     # The card put down on the 5H is asked about; a hand passes over the pile without putting anything down,
     # and then the card reads surely (10S): it is the card asked about, which the player may have named
