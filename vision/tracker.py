@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 import cv2
@@ -182,6 +182,8 @@ class _Obs:
     weights: list[float] = field(default_factory=list)
     """Per corner (as ``points``), what this reading of it weighs in the vote: its confidence, times its share of
     that index's readings when the index was also read as another card in the frame (:func:`_witness_weights`)."""
+    box_confidences: list[float] = field(default_factory=list)
+    """Per box (as ``boxes``), the confidence it was read with."""
 
 
 @dataclass(eq=False)
@@ -553,11 +555,14 @@ class CardTracker:
                         obs.weights[near] = max(obs.weights[near], weight)
                     obs.confidence = max(obs.confidence, det.confidence)
                     obs.boxes.append(det.box)
+                    obs.box_confidences.append(det.confidence)
                     for c, p in cands.items():
                         obs.candidates[c] = max(obs.candidates.get(c, 0.0), p)
                     break
             else:
-                by_zone[zone].append(_Obs(det.card.face, [mm], det.confidence, cands, [det.box], [weight]))
+                by_zone[zone].append(
+                    _Obs(det.card.face, [mm], det.confidence, cands, [det.box], [weight], [det.confidence])
+                )
         return by_zone
 
     def _seek_outlines(self, image: np.ndarray, motion: Mapping[str, bool]) -> None:
@@ -713,7 +718,7 @@ class CardTracker:
             else:
                 unmatched.append(obs)
         seen_points = [p for obs, _ in matched for p in obs.points]
-        seen_boxes = [b for obs, _ in matched for b in obs.boxes]
+        seen_boxes = [(b, c) for obs, _ in matched for b, c in zip(obs.boxes, obs.box_confidences, strict=True)]
         for obs, track in matched:
             if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
                 track.points = [*track.points, *(p.copy() for p in obs.points)]  # its other corner, first read
@@ -732,10 +737,11 @@ class CardTracker:
         for obs in unmatched:
             if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
                 continue
-            if len(obs.points) == 1 and any(
-                box_overlap(b, seen) >= s.same_index for b in obs.boxes for seen in seen_boxes
-            ):
-                continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
+            if seen_boxes:
+                unseen = self._less_reported_indices(obs, seen_boxes)
+                if unseen is None:
+                    continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
+                obs = unseen
             pending = next((p for p in state.pending if p.near(obs.points, s.match_radius_mm)), None)
             if pending is None:  # the same reading at the card's other corner (only one corner read at a time)
                 pending = next(
@@ -790,6 +796,51 @@ class CardTracker:
             if track.id not in seen:
                 track.missing += 1
         self._merge_pending(state)
+
+    def _less_reported_indices(
+        self, obs: _Obs, seen_boxes: list[tuple[tuple[float, float, float, float], float]]
+    ) -> _Obs | None:
+        """``obs`` less its corners boxed where, in the same frame, a box read as a reported card lies
+        (overlapping it by ``same_index``; ``seen_boxes`` are those boxes and their confidences): that index boxed
+        again and read otherwise, a misread of it. A reading of one corner goes whatever it was read with; of a
+        card's two corners, a corner goes only where the reported card was read there at least as surely. None
+        when that leaves no corner; ``obs`` itself when it takes none off.
+
+        Why the corners of a reading of two: a reading of one index, boxed again, pairs with a weak box a card's
+        length away into a reading of "two corners", and then it voted as a card. A penguins 9C put on the pile,
+        read 0.96 at its upper index, was boxed there again and read QC 0.8, paired with a QC 0.1 at its lower
+        end, and a QC was reported while the real one was still in a player's hand (Makao seed 7). Why only
+        where the reported card was read as surely: on a pile the new card's index often lies over a covered
+        card's peeking corner, their boxes overlapping, and a new card read 0.93 at both corners beside a
+        covered KD read 0.8 is no misread of it."""
+        s = self.settings
+        one = len(obs.points) == 1
+        misread = [
+            any(box_overlap(b, seen) >= s.same_index and (one or sure >= conf) for seen, sure in seen_boxes)
+            for b, conf in zip(obs.boxes, obs.box_confidences, strict=True)
+        ]
+        if not any(misread):
+            return obs
+        if one:
+            return None
+        # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
+        centres = self.calibration.to_table(np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in obs.boxes]))
+        gone = {
+            int(np.argmin([float(np.linalg.norm(c - p)) for p in obs.points]))
+            for c, bad in zip(centres, misread, strict=True)
+            if bad
+        }
+        if len(gone) == len(obs.points):
+            return None
+        kept = [k for k, bad in enumerate(misread) if not bad]
+        return replace(
+            obs,
+            points=[p for k, p in enumerate(obs.points) if k not in gone],
+            weights=[w for k, w in enumerate(obs.weights) if k not in gone],
+            boxes=[obs.boxes[k] for k in kept],
+            box_confidences=[obs.box_confidences[k] for k in kept],
+            confidence=max((obs.box_confidences[k] for k in kept), default=0.0),  # a misread's confidence goes with it
+        )
 
     def _merge_pending(self, state: _ZoneState) -> None:
         """Votes at two places a card's diagonal apart that share a reading are the two corners of one card."""

@@ -813,6 +813,25 @@ def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_ag
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("KH"), C("KD")]
 
 
+def test_a_second_box_on_the_new_cards_index_paired_with_a_weak_box_is_not_a_card_played():
+    # Penguins, Makao seed 7: a 9C is put down over part of a QS, read 0.96 at both corners. Its upper index is
+    # boxed again and read QC 0.8, which pairs with a weak QC 0.12 near its lower corner into a reading of "two
+    # corners", and the QS's corner peeking out beside it reads QC weakly. The QC was reported, a card nobody
+    # played. Once the 9C is reported, the QC boxed over its upper index, where it was read more surely, is it
+    # misread, whichever weak box it pairs with.
+    t = Table("makao")
+    x, y = _card_over(t, "QS", shift=20)
+    cx = x - 20
+    frame = [
+        *t.corners("9C", "pile", shift=(20, 0), conf=0.96),
+        _det(C("QC"), x - 24.5, y - 34, conf=0.8),
+        _det(C("QC"), x + 34.5, y + 19, conf=0.12),
+        _det(C("QC"), cx - 16, y - 26, conf=0.3),
+    ]
+    t.still(frame, frames=10)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QS"), C("9C")]
+
+
 def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_does_not():
     # The card put down on the 5H is asked about; a hand passes over the pile without putting anything down,
     # and then the card reads surely (10S): it is the card asked about, which the player may have named
