@@ -133,10 +133,10 @@ class TrackerSettings:
     its edge; over Makao seeds 0-11, 468 cards, the reading places of a card reported on its outline lay 2.6 mm
     inside it at the least, while covered cards' corners read as new cards (seeds 34, 35) lay 1-3 mm outside."""
     covered_inside_mm: float = 3.0
-    """On a pile, a reading of a card reported before lies covered, not seen, when it lies this far inside the card
-    put down since (its outline): that card lies on top, so what is read there is the new card read otherwise.
-    The new card's own indices sit 6 mm and more inside its edge; covered cards' corners peeking out beside it lie
-    outside it (``off_outline_mm``)."""
+    """On a pile, a reading of a card reported before that lies this far inside the card put down since (its
+    outline) does not silence the other readings of its index (``same_index``): that card lies on top, so what
+    is read there is the new card, read otherwise. The new card's own indices sit 6 mm and more inside its edge;
+    covered cards' corners peeking out beside it lie outside it (``off_outline_mm``)."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -710,15 +710,18 @@ class CardTracker:
         unmatched: list[_Obs] = []
         for obs in observations:
             track = self._match_track(state, obs, pile)
-            if track is not None and pile and self._covered_by_new_card(state, track, obs.points):
-                continue  # the card put down on it hides it: this is the new card misread, as a card it cannot be
             if track is not None:
                 matched.append((obs, track))
                 seen.add(track.id)
             else:
                 unmatched.append(obs)
         seen_points = [p for obs, _ in matched for p in obs.points]
-        seen_boxes = [(b, c) for obs, _ in matched for b, c in zip(obs.boxes, obs.box_confidences, strict=True)]
+        seen_boxes = [
+            (b, c)
+            for obs, track in matched
+            if not (pile and self._covered_by_new_card(state, track, obs.points))
+            for b, c in zip(obs.boxes, obs.box_confidences, strict=True)
+        ]
         for obs, track in matched:
             if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
                 track.points = [*track.points, *(p.copy() for p in obs.points)]  # its other corner, first read
@@ -1031,10 +1034,13 @@ class CardTracker:
         """Whether ``points`` lie inside the card put down in this still run (its outline, by
         ``covered_inside_mm``) and ``track`` is a card reported before it, which that card now covers.
 
-        Why: on a pile the new card's index is often boxed twice, and the second box read as another card; when
-        that card lies beneath, reported earlier, the reading was taken for it seen again, and the rule that a
-        second box on a reported card's index is a misread of it then silenced the new card's own sure reading
-        (tango_nuevo's QH read 0.94 was never confirmed: a box beside it read JH 0.57, the JH beneath)."""
+        Such a reading still counts as ``track`` seen, as before (dropping it instead left cards played a second
+        time, once the pile had gone back into the stock, unread: the demo deck's Makao demo, seed 1, asked about
+        10 cards instead of 6), but its boxes do not make the other readings of their index misreads of ``track``
+        (:meth:`_less_reported_indices`). Why: on a pile the new
+        card's index is often boxed twice, and the second box read as a card beneath it; the new card's own sure
+        reading was then silenced frame after frame (tango_nuevo's QH read 0.94 was never confirmed: a box
+        beside it read JH 0.57, the JH beneath). What lies on top is the new card."""
         if state.outline is None or (state.placed_still and state.tracks and track is state.tracks[-1]):
             return False
         outline = state.outline.astype(np.float32)

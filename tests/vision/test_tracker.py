@@ -792,8 +792,8 @@ def test_a_second_box_on_the_new_cards_index_read_as_the_card_beneath_does_not_s
     # tango_nuevo, Makao seed 6: a QH is put down on a JH, almost over it. The QH's upper index is read QH 0.94,
     # and a second box on it reads JH 0.57. The JH beneath lies near there, reported, so that reading was taken
     # for the JH seen again, and a box on an index read as a reported card makes the other reading of that index
-    # a misread of it: the QH was never confirmed. But the JH lies under the QH there: what is read inside the
-    # card put down on it is that card.
+    # a misread of it: the QH was never confirmed. But the JH lies under the QH there: a reading of it inside the
+    # card put down on it silences nothing.
     t = Table("makao")
     x, y = _card_over(t, "JH", shift=6)
     qh = _det(C("QH"), x - 24.5, y - 31, conf=0.94)
@@ -805,8 +805,9 @@ def test_a_second_box_on_the_new_cards_index_read_as_the_card_beneath_does_not_s
 
 def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
     # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
-    # heart). The KH beneath is covered there, so that reading is not the KH seen again; nor is it a second KH
-    # played, or a rival that leaves the KD in doubt: one card was put down, and the deck holds one KH.
+    # heart), inside the KD. That reading is neither a second KH played nor a rival that leaves the KD in doubt:
+    # one card was put down, and it is the KD. (Letting readings inside the new card vote as readings of it, as
+    # a try did, left this KD in doubt.)
     t = Table("makao")
     x, y = _card_over(t, "KH", shift=6)
     t.still([_det(C("KD"), x - 24.5, y - 31, conf=0.9), _det(C("KH"), x + 24.5, y + 31, conf=0.93)], frames=8)
