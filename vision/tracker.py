@@ -1037,10 +1037,10 @@ class CardTracker:
         Such a reading still counts as ``track`` seen, as before (dropping it instead left cards played a second
         time, once the pile had gone back into the stock, unread: the demo deck's Makao demo, seed 1, asked about
         10 cards instead of 6), but its boxes do not make the other readings of their index misreads of ``track``
-        (:meth:`_less_reported_indices`). Why: on a pile the new
-        card's index is often boxed twice, and the second box read as a card beneath it; the new card's own sure
-        reading was then silenced frame after frame (tango_nuevo's QH read 0.94 was never confirmed: a box
-        beside it read JH 0.57, the JH beneath). What lies on top is the new card."""
+        (:meth:`_less_reported_indices`). Why: on a pile the new card's index is often boxed twice, and the second
+        box read as a card beneath it; the new card's own sure reading was then silenced frame after frame
+        (tango_nuevo's QH read 0.94 was never confirmed: a box beside it read JH 0.57, the JH beneath). What lies
+        on top is the new card."""
         if state.outline is None or (state.placed_still and state.tracks and track is state.tracks[-1]):
             return False
         outline = state.outline.astype(np.float32)
