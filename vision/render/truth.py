@@ -113,8 +113,8 @@ def score_events(
     still (a card can be played again in a later hand); anything left over is a false event. Never before it:
     a card reported while it was still in its player's hand was another card misread as it, and counting
     that report for the card once it lands hid a false card event (a penguins 9C's index, boxed again and read
-    QC, reported as a QC before the QC landed: Makao seed 7). Over the stand-in's 19 runs (1,848 cards) no card was confirmed before its still
-    frame.
+    QC, reported as a QC before the QC landed: Makao seed 7). Over the stand-in's 19 runs (1,848 cards) no
+    card was confirmed before its still frame.
     """
     score = TrackerScore()
     placed = [e for e in events if isinstance(e, CardPlaced)]
