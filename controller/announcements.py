@@ -49,6 +49,7 @@ __all__ = [
     "Prompt",
     "ShowCard",
     "Skip",
+    "StockRenewed",
     "TrickWon",
     "TurnTo",
     "ViolationFound",
@@ -417,6 +418,22 @@ class DrawCards(Announcement):
     def text(self, names: Names) -> str:
         s = "s" if self.count != 1 else ""
         return f"{_name(names, self.seat)} draws {self.count} card{s}."
+
+
+@dataclass(frozen=True, slots=True)
+class StockRenewed(Announcement):
+    """The stock ran out: ``seat``, to draw, took the pile from under its top card ``top`` and shuffled those
+    ``cards`` into a new stock. Also the camera's cue (:meth:`vision.tracker.CardTracker.gathered`): the
+    cards it saw go under the top card are gone, and any of them played again is a new card on the pile."""
+
+    kind: ClassVar[str] = "stock_renewed"
+    seat: int
+    cards: int
+    top: Card
+
+    def text(self, names: Names) -> str:
+        s = "s" if self.cards != 1 else ""
+        return f"New stock: {_name(names, self.seat)} shuffled the pile under the {self.top} ({self.cards} card{s})."
 
 
 @dataclass(frozen=True, slots=True)

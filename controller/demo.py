@@ -46,9 +46,10 @@ from controller.announcements import (
 )
 from controller.commands import EnterCard
 from controller.journal import Journal
+from controller.outputs import TrackerOutput
 from controller.referee.makao import MakaoReferee
 from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
-from controller.simulation import Collect, Pick, Place, script_358, script_makao
+from controller.simulation import Collect, Gather, Pick, Place, script_358, script_makao
 from hardware.events import Press, SeatButton
 from vision.detections import Detection, Region
 
@@ -239,6 +240,7 @@ class Demo:
     def run(self) -> dict[str, Any]:
         from vision.calibration import calibrate
         from vision.render import Collect as RCollect
+        from vision.render import Gather as RGather
         from vision.render import PickUp as RPickUp
         from vision.render import Place as RPlace
         from vision.render import RenderSettings, TableRenderer
@@ -258,7 +260,8 @@ class Demo:
         recogniser = self._recogniser()
         self._say_setup(f"cardtable demo: {what}, seed {opts.seed}; recogniser: {self.recogniser_label}")
         outputs = self._outputs()
-        outputs.append(_LatencyProbe(self))
+        to_tracker = TrackerOutput()  # the referee's word to the camera: a new Makao stock
+        outputs += [to_tracker, _LatencyProbe(self)]
         announcer = Announcer(outputs, self.names)
         journal_path = self.out / "journal.jsonl"
         if journal_path.exists():
@@ -291,6 +294,7 @@ class Demo:
             log.warning("calibration from the mat's markers failed (%s); using the renderer's camera", exc)
             calibration = renderer.true_calibration()
         tracker = CardTracker(layout, calibration, reader=getattr(recogniser, "read", None))
+        to_tracker.tracker = tracker
         referee.start()
 
         def process(frames: list[Any]) -> None:
@@ -348,6 +352,8 @@ class Demo:
                 self._play_until_accepted(action, referee, settle, place_again, accepted_before, asks_before)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
+            elif isinstance(action, Gather):
+                process(renderer.apply(RGather(action.zone, seat=action.seat)))
             elif isinstance(action, Collect):
                 settle(lambda: referee.phase is Phase.COLLECT, 12)
                 process(renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner)))

@@ -6,7 +6,9 @@ announcement and drives its device in the device's own terms. The referee never 
 - :class:`RingOutput`: the LED ring (whose turn, the trick's winner, a violation, hand end, idle);
 - :class:`FeedOutput`: the MQTT feed (events by kind, the retained public state);
 - :class:`DisplayOutput`: the e-ink scoreboard (a :class:`~hardware.display.ScoreboardView` per state),
-  with what the table waits for on its message line (:func:`board_line`).
+  with what the table waits for on its message line (:func:`board_line`);
+- :class:`TrackerOutput`: the camera's tracker, told what the referee learnt that a camera cannot see (the
+  pile under its top card taken away for a new stock).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from controller.announcements import (
     KittyInstruction,
     Prompt,
     ShowCard,
+    StockRenewed,
     TrickWon,
     TurnTo,
     ViolationFound,
@@ -37,9 +40,31 @@ from engine.cards import Suit
 from hardware.display.view import MakaoLine, ScoreboardView, SeatLine
 from hardware.ring import Ring
 
-__all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "board_line", "scoreboard_view"]
+__all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "TrackerOutput", "board_line", "scoreboard_view"]
 
 log = logging.getLogger(__name__)
+
+
+class Gatherer(Protocol):
+    def gathered(self, zone: str, top: Any = None) -> None: ...
+
+
+class TrackerOutput:
+    """The referee's word to the camera's tracker (:class:`vision.tracker.CardTracker`): at a new stock
+    (``StockRenewed``) the cards under the pile's top card are gone, so one of them played again is a new card,
+    not that card seen again. ``tracker`` is set once the camera is calibrated (``None`` until then: nothing to
+    tell) and replaced with it."""
+
+    def __init__(self, zone: str = "pile") -> None:
+        self.zone = zone
+        self.tracker: Gatherer | None = None
+
+    def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, StockRenewed) and self.tracker is not None:
+            self.tracker.gathered(self.zone, announcement.top)
+
+    def close(self) -> None:
+        self.tracker = None
 
 
 class RingOutput:

@@ -26,6 +26,7 @@ from vision.events import CardPlaced, CardRemoved, ZoneCleared
 
 __all__ = [
     "Collect",
+    "Gather",
     "MakaoTruth",
     "Pick",
     "Place",
@@ -70,7 +71,16 @@ class Collect:
     winner: int
 
 
-Action = Place | Pick | Collect | SeatButton
+@dataclass(frozen=True, slots=True)
+class Gather:
+    """Makao: the stock ran out, so ``seat`` takes the pile from under its top card and shuffles it into a
+    new stock (before drawing, and before pressing the button that says so)."""
+
+    seat: int
+    zone: str = "pile"
+
+
+Action = Place | Pick | Collect | Gather | SeatButton
 
 
 @dataclass
@@ -182,6 +192,8 @@ def direct_inputs(actions: Sequence[Action], *, fps: float = 10.0) -> Iterator[o
         elif isinstance(action, Collect):
             for seat in action.seats:
                 yield ZoneCleared(f"seat{seat}", frame=frame, t=t)
+        elif isinstance(action, Gather):
+            continue  # the top card stays: nothing a camera reports changes
         else:
             yield action
 
@@ -203,6 +215,9 @@ def script_makao(
 ) -> tuple[list[Action], MakaoTruth]:
     """Bots play a whole Makao game; the script lays each played card on the pile and presses buttons.
 
+    When a player must draw from an empty stock, he first takes the pile from under its top card (``Gather``), as
+    the rules have it, so a card played again later lands on the pile a second time, not a copy of it.
+
     A play ends with the player's short press; a jack's or an ace's demand is chosen by short presses
     (cycling from "no demand") and confirmed with a long press. Draw, accept and pass are short presses.
     """
@@ -221,8 +236,11 @@ def script_makao(
         seat = game.to_move
         assert seat is not None
         action = bots[seat].choose(game)
+        reshuffles = game.reshuffles
         game.push(action)
         truth.turns.append((seat, action))
+        if game.reshuffles > reshuffles:
+            actions.append(Gather(seat, zone=PILE))
         if isinstance(action, MakaoPlay):
             actions += [Place(seat, card, zone=PILE) for card in action.cards]
             options = demand_options(rules, action.cards[-1])

@@ -33,6 +33,7 @@ from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt
 from controller.config import TableConfig
 from controller.feed.control import NewGame
 from controller.journal import Journal
+from controller.outputs import TrackerOutput
 from controller.referee.base import Referee
 from controller.speech import SpeechOutput
 from controller.systemd_notify import Notifier
@@ -104,6 +105,9 @@ class Table:
             outputs.append(PrinterOutput(names, skip=("clear_zones",)))
         if cfg.speech.enabled:
             outputs.append(SpeechOutput(names, voice=cfg.speech.voice, speed=cfg.speech.speed))
+        #: tells the camera's tracker what the referee learnt that the camera cannot see (a new Makao stock)
+        self.tracker_output = TrackerOutput()
+        outputs.append(self.tracker_output)
         self.announcer = Announcer(outputs, names)
         self.journal = Journal(cfg.journal.path, fsync=cfg.journal.fsync) if journal else None
         self.referee = build_referee(cfg, self.announcer, self.journal)
@@ -238,6 +242,7 @@ class Table:
         self.referee.start()
         self.announcer.show(self.referee.state())
         tracker = make_tracker(calibration) if calibration is not None else None
+        self.tracker_output.tracker = tracker
         if calibration is not None:
             calibrator.calibration = calibration
         frames = 0
@@ -258,11 +263,11 @@ class Table:
                     frame.image.shape[0],
                 )
                 calibrator.calibration = None
-                tracker = None
+                tracker = self.tracker_output.tracker = None
             new = calibrator.update(frame.index, frame.image)
             if new is not None:
                 if tracker is None:
-                    tracker = make_tracker(new)
+                    tracker = self.tracker_output.tracker = make_tracker(new)
                     log.info("calibrated from the mat's markers (error %.2f mm)", new.error_mm)
                 else:
                     tracker.set_calibration(new)

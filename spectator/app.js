@@ -96,6 +96,8 @@
       case "card_rejected": return `Not accepted: ${d.reason || ""}`;
       case "turn": return `${playerName(d.seat)} to play`;
       case "draw": case "drew": return `${playerName(d.seat)} draws ${d.count || 1}`;
+      case "stock_renewed": return `${playerName(d.seat)} shuffles the pile under the ${cardText(d.top)} into a new stock` +
+        (d.cards != null ? ` (${d.cards} cards)` : "");
       case "player_out": return `${playerName(d.seat)} is out` + (d.place ? ` (place ${d.place})` : "");
       case "penalty": return `${playerName(d.target)} must add to the battle or draw ${d.amount}`;
       case "demand": return `${playerName(d.seat)} demands ` + (SUITS[d.demand] || `${d.demand}s`);

@@ -1150,6 +1150,24 @@ class CardTracker:
         return False
 
     # ----- state for the controller and tests ------------------------------------------------
+    def gathered(self, zone: str, top: Card | None = None) -> None:
+        """Forget the cards under ``zone``'s top card: the referee's word that they were taken away (Makao:
+        the stock ran out, and a player shuffled the pile from under its top card into a new one).
+
+        Why the camera has to be told: a pile's covered cards are kept until the whole pile goes (they are out
+        of sight most of the time anyway), so a card played again after such a reshuffle, landing near where it
+        lay before, was matched to its old track and taken for that card seen again. The demo deck's Makao
+        seed 1 (79 cards, the pile reshuffled after the 50th) had 27 of the 28 cards played since entered by
+        the operator. The track kept is the latest of ``top``'s face, else the latest reported (a top card the
+        referee took as another candidate than the one reported)."""
+        state = self.zones.get(zone)
+        if state is None:
+            raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
+        if not state.tracks:
+            return
+        same = [t for t in state.tracks if top is not None and t.card.same_face(top)]
+        state.tracks = [same[-1] if same else state.tracks[-1]]
+
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
         return [t.card for t in self.zones[zone].tracks]

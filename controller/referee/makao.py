@@ -37,6 +37,7 @@ from controller.announcements import (
     PlayerOut,
     Prompt,
     Skip,
+    StockRenewed,
     TurnTo,
     ViolationFound,
 )
@@ -309,11 +310,16 @@ class MakaoReferee(Referee):
         self.reopen = None  # (``_lay`` sets it again after the play it closes)
         before_out = set(game.out_order)
         penalty, skip = game.penalty, game.skip
+        reshuffles, under_top = game.reshuffles, len(game.pile) - 1
         violations = game.observe(seat, action)
         self.turns.append((seat, action))
         turn = game.turn_count
         for v in violations:
             self.say(ViolationFound(str(v.rule), v.seat, v.turn, v.reason, proven_at=turn))
+        if game.reshuffles > reshuffles:
+            # the player took the pile from under its top card to draw: said before the draw, and heard by the
+            # camera's tracker, for which those cards are gone (a card of them played again is a new card)
+            self.say(StockRenewed(seat, under_top, game.top))
         if isinstance(action, Draw):
             self.say(DrawCards(seat, 1))
         elif isinstance(action, Accept):

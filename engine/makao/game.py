@@ -350,6 +350,12 @@ class MakaoGame:
         return self._s.turn
 
     @property
+    def reshuffles(self) -> int:
+        """How often the stock ran out and the pile under its top card became the new stock. At a real table
+        the players did it by hand, and the camera has to be told: the cards beneath are no longer there."""
+        return self._s.reshuffles
+
+    @property
     def drawn(self) -> Card | None:
         """The card drawn voluntarily this turn (FULL mode, phase DRAWN)."""
         return self._s.drawn

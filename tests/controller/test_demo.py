@@ -106,6 +106,22 @@ def test_a_makao_game_through_the_pipeline(tmp_path: Path) -> None:
     assert report["scores"] == report["true_scores"] and report["check_agrees"]
 
 
+def test_cards_played_again_after_the_stock_was_renewed_are_read_like_any_other(tmp_path: Path) -> None:
+    """Seed 5's stock runs out after the 50th card: a player takes the pile from under its top card, and
+    the camera is told. Each card played since (some of them lay on the old pile, where they land again) is
+    read the first time; before, the tracker took each for the old card seen again and the operator entered
+    them."""
+    from dataclasses import replace
+
+    from controller.simulation import Gather, script_makao
+
+    assert any(isinstance(a, Gather) for a in script_makao(seed=5, players=("Ada", "Ben", "Cem"))[0])
+    report = run_demo(replace(makao_seed_2(tmp_path), seed=5))
+    assert report["cards_played"] == 55
+    assert report["cards_recognised"] == report["cards_played"] and report["entered_by_operator"] == 0
+    assert report["scores"] == report["true_scores"] and report["check_agrees"]
+
+
 def test_a_misread_makao_starter_is_taken_back_and_the_game_still_matches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

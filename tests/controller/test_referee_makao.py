@@ -14,10 +14,11 @@ from controller.announcements import (
     ListOutput,
     PenaltyPending,
     Prompt,
+    StockRenewed,
     TurnTo,
 )
 from controller.referee.makao import MakaoReferee
-from controller.simulation import direct_inputs, script_makao
+from controller.simulation import Gather, direct_inputs, script_makao
 from engine.cards import Card
 from engine.check import check_record
 from engine.makao.records import record_of
@@ -57,6 +58,25 @@ def test_whole_games_from_the_pile_and_buttons_match_the_bots(players: int) -> N
     assert over.losers == outcome.losers and over.winners == outcome.out[:1]
     report = check_record(record)
     assert report["losers"] == list(outcome.losers) and report["violations"] == []
+
+
+def test_a_draw_from_an_empty_stock_announces_the_new_stock_under_the_top_card() -> None:
+    """Seed 5's stock runs out once: the player who must draw takes the pile from under its top card (the
+    script's ``Gather``), and the table says so before the draw, naming the top card left and how many cards
+    went into the new stock; the camera's tracker hears it (``TrackerOutput``)."""
+    actions, truth = script_makao(seed=5, players=NAMES)
+    (gather,) = [a for a in actions if isinstance(a, Gather)]
+    assert truth.game.reshuffles == 1
+    ref, heard = referee()
+    for item in direct_inputs(actions):
+        ref.submit(item)
+    (renewed,) = heard.of(StockRenewed)
+    assert renewed.seat == gather.seat
+    after = heard.items[heard.items.index(renewed) + 1]
+    assert isinstance(after, DrawCards) and after.seat == renewed.seat
+    laid = [a for a in heard.items[: heard.items.index(renewed)] if isinstance(a, CardAccepted)]
+    assert renewed.top == laid[-1].card and renewed.cards == len(laid)  # the starter and all laid but the top
+    assert "New stock" in renewed.text(NAMES) and str(renewed.top) in renewed.text(NAMES)
 
 
 def test_a_two_is_a_pending_penalty_and_a_short_press_draws_it() -> None:

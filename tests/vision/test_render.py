@@ -8,7 +8,7 @@ import pytest
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import calibrate
-from vision.render import Collect, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Gather, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
 
@@ -82,6 +82,22 @@ def test_makao_pile_grows_and_covers_older_cards():
     assert frames[-1].truth.zones["pile"] == tuple(C(t) for t in ["5H", "5S", "6S", "6D", "KD"])
     top = [c for c in frames[-1].truth.corners if c.card == C("KD")]
     assert all(c.visible for c in top)
+
+
+def test_the_pile_gathered_from_under_its_top_card_leaves_that_card_where_it_lay():
+    r = _renderer("makao", seed=2)
+    list(r.render([Place(C(t), "pile", i % 3) for i, t in enumerate(["5H", "5S", "KD"])]))
+    before = [c.polygon for c in r.still(1)[0].truth.corners if c.card == C("KD")]
+    frames = r.apply(Gather("pile", seat=1))
+    assert any(f.truth.hand for f in frames)  # a hand came and went
+    last = frames[-1].truth
+    assert last.zones["pile"] == (C("KD"),) and not last.hand
+    assert [c.polygon for c in last.corners if c.card == C("KD")] == before
+    assert {c.card for c in last.corners} == {C("KD")}  # the cards beneath are gone, not just covered
+    assert [(e.kind, e.card) for e in r.events[-2:]] == [("removed", C("5H")), ("removed", C("5S"))]
+    # a card of them laid again is one card on the pile, not a second copy beside the first
+    list(r.render([Place(C("5S"), "pile", 2)]))
+    assert r.still(1)[0].truth.zones["pile"] == (C("KD"), C("5S"))
 
 
 def test_synthetic_source_and_demo_script():

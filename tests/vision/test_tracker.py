@@ -341,6 +341,35 @@ def test_the_other_corner_of_a_pile_card_read_from_one_corner_is_the_same_card()
     ]
 
 
+def test_a_card_played_again_after_the_pile_was_gathered_is_a_new_card():
+    """Makao: the stock ran out and the pile under its top card went into a new stock. The pile's covered
+    cards are kept (a card seen again where it lay is that card, not a new one) until the referee says they
+    were taken (``gathered``); then one of them played again where it lay is a new card."""
+
+    def pile_5h_under_9c() -> Table:
+        t, _cx, _cy = _pile_with_5h()
+        t.hand_over("pile")
+        t.still(t.corners("9C", "pile", shift=(30, 40)), frames=4)  # on the 5H, which peeks out beneath
+        t.hand_over("pile")  # the pile taken from under the 9C
+        t.still(t.corners("9C", "pile", shift=(30, 40)), frames=4)
+        return t
+
+    for told in (False, True):
+        t = pile_5h_under_9c()
+        if told:
+            t.tracker.gathered("pile", C("9C"))
+        assert t.tracker.cards_in("pile") == ([C("9C")] if told else [C("5H"), C("9C")])
+        t.hand_over("pile")
+        events = t.still(t.corners("5H", "pile", shift=(2, -2)), frames=5)  # the 5H played again, where it lay
+        assert [e.card for e in events if isinstance(e, CardPlaced)] == ([C("5H")] if told else [])
+
+
+def test_only_a_zone_of_the_mat_can_be_gathered():
+    t = Table("makao")
+    with pytest.raises(ValueError, match=r"no zone 'table'.*pile"):
+        t.tracker.gathered("table")
+
+
 def test_the_stock_is_never_read():
     t = Table("makao")
     t.hand_over("stock")

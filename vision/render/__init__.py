@@ -1,6 +1,6 @@
 """The synthetic table renderer: overhead frames of a played game with their truth (see :mod:`.table`)."""
 
-from vision.render.script import Action, Collect, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, PickUp, Place, Slide, Wait
 from vision.render.table import (
     CornerTruth,
     FrameTruth,
@@ -15,6 +15,7 @@ __all__ = [
     "Collect",
     "CornerTruth",
     "FrameTruth",
+    "Gather",
     "PickUp",
     "Place",
     "RenderSettings",

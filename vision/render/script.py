@@ -30,6 +30,15 @@ class Collect:
 
 
 @dataclass(frozen=True, slots=True)
+class Gather:
+    """Seat ``seat`` takes every card in ``zone`` from under its top card, which stays where it lies
+    (Makao: the stock ran out, and the pile under its top card is shuffled into a new one)."""
+
+    zone: str
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Slide:
     """Seat ``seat`` slides ``card`` (already on the table) into ``to_zone``: a move, not a new card."""
 
@@ -53,4 +62,4 @@ class Wait:
     frames: int = 5
 
 
-Action = Place | Collect | Slide | PickUp | Wait
+Action = Place | Collect | Gather | Slide | PickUp | Wait

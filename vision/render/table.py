@@ -25,7 +25,7 @@ import numpy as np
 from engine.cards import Card
 from vision.calibration import Calibration
 from vision.mat import render_mat
-from vision.render.script import Action, Collect, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, PickUp, Place, Slide, Wait
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, LayoutError, ZoneLayout
 
@@ -436,6 +436,8 @@ class TableRenderer:
             return self._place(action)
         if isinstance(action, Collect):
             return self._collect(action)
+        if isinstance(action, Gather):
+            return self._gather(action)
         if isinstance(action, Slide):
             return self._slide(action)
         if isinstance(action, PickUp):
@@ -587,6 +589,39 @@ class TableRenderer:
         still_index = self.index
         for zone in zones_hit:
             self.events.append(TruthEvent("cleared", zone, None, still_index, still_index / s.fps))
+        return frames + self.still()
+
+    def _gather(self, action: Gather) -> list[RenderedFrame]:
+        """The hand slides every card but the top one out from under it and takes them away; the top card
+        stays where it lay. Each card taken is a truth "removed" (the zone is never empty)."""
+        s = self.settings
+        here = [c for c in self.scene.lying if c.zone == action.zone]
+        if len(here) < 2:
+            return self.still()
+        top, taken = here[-1], here[:-1]
+        gx, gy = self._grip(action.seat)
+        start = self._edge_point(top.x, top.y, action.seat)
+        frames = self._hand_path(action.seat, start, (top.x + gx, top.y + gy), s.hand_frames)
+        for c in taken:
+            self.scene.lying.remove(c)
+            self.scene.carried.append(c)
+            c.zone = None
+        hx, hy = top.x + gx, top.y + gy
+        n = s.hand_frames + 1
+        origins = [(c.x, c.y) for c in taken]
+        for k in range(1, n + 1):  # out towards the player, from under the top card
+            a = k / n
+            x, y = hx + (start[0] - hx) * a, hy + (start[1] - hy) * a
+            self.scene.hand = _Hand(action.seat, x, y)
+            for c, (ox, oy) in zip(taken, origins, strict=True):
+                c.x, c.y = ox + (x - hx), oy + (y - hy)
+            frames.append(self._frame())
+        for c in taken:
+            self.scene.carried.remove(c)
+        self.scene.hand = None
+        still_index = self.index
+        for c in taken:
+            self.events.append(TruthEvent("removed", action.zone, c.card, still_index, still_index / s.fps))
         return frames + self.still()
 
 
