@@ -241,8 +241,7 @@ class Table:
         stop_at_end = (after_game or self.cfg.table.after_game) == "stop"
         self.referee.start()
         self.announcer.show(self.referee.state())
-        tracker = make_tracker(calibration) if calibration is not None else None
-        self.tracker_output.tracker = tracker
+        tracker = self._tracker(make_tracker, calibration) if calibration is not None else None
         if calibration is not None:
             calibrator.calibration = calibration
         frames = 0
@@ -267,7 +266,7 @@ class Table:
             new = calibrator.update(frame.index, frame.image)
             if new is not None:
                 if tracker is None:
-                    tracker = self.tracker_output.tracker = make_tracker(new)
+                    tracker = self._tracker(make_tracker, new)
                     log.info("calibrated from the mat's markers (error %.2f mm)", new.error_mm)
                 else:
                     tracker.set_calibration(new)
@@ -292,6 +291,15 @@ class Table:
                 self._told_over = False  # an undo after game over (long press) reopens the game
         self.drain()
         return frames
+
+    def _tracker(self, make_tracker: Callable[[Any], Any], calibration: Any) -> Any:
+        """A new tracker for ``calibration``, told what the referee knows lies on the mat when the game is under
+        way (a restart after a power cut, or a camera calibrated afresh): those cards are not played again."""
+        tracker = make_tracker(calibration)
+        if self.referee.inputs:
+            tracker.expect(self.referee.lying())
+        self.tracker_output.tracker = tracker
+        return tracker
 
     def install_signals(self) -> None:
         """SIGTERM and SIGINT stop the loop after the current frame (systemd stops, Ctrl-C), until

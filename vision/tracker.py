@@ -37,6 +37,11 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   later nothing is read in the zone for ``gone_frames`` still frames and nothing card-shaped is left,
   the zone gets its :class:`ZoneCleared` like any other.
 
+* **what the referee knows** and a camera cannot see: a tracker started mid-game (after a restart) is told
+  which cards lie where already (:meth:`CardTracker.expect`), and takes each, read in its zone's first settled
+  view, without an event; at a new Makao stock it is told that the cards under the pile's top card are gone
+  (:meth:`CardTracker.gathered`), so one of them played again is a new card.
+
 Every threshold is a field of :class:`TrackerSettings`.
 """
 
@@ -322,6 +327,9 @@ class _ZoneState:
     asked: bool = False
     """An UnreadableCard was reported about the card on top here and no card was put down since (no new
     outline): the next card confirmed here is that card read at last (``CardPlaced.answers_ask``)."""
+    expected: list[Card] = field(default_factory=list)
+    """Cards the referee knows lie here already (:meth:`CardTracker.expect`), until the zone's first settled
+    view ends: each, read here, becomes a track with no event."""
     at_rest: bool = False
     """The zone's last reading left nothing to settle (:meth:`CardTracker._settled`): not read again while
     nothing moves here."""
@@ -666,6 +674,7 @@ class CardTracker:
             if motion[name]:
                 if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
                     state.before = state.last_still  # the zone as it lay before this hand
+                    state.expected.clear()  # what lay here at the start has been read: the rest is play
                 state.outline, state.outline_sought = None, False
                 state.still_run = 0
                 state.pending.clear()
@@ -944,6 +953,10 @@ class CardTracker:
                 continue
             if s.suit_doubt > 0 and pending.suit_rival(card) >= s.suit_doubt * conf:
                 continue  # heart or diamond, club or spade: left pending, so the player is asked
+            known = next((c for c in state.expected if c.same_face(card)), None)
+            if known is not None:
+                self._adopt(state, pending, card, known, conf)
+                continue
             state.pending.remove(pending)
             if pending.conflicts * 2 >= pending.frames:
                 continue  # a reported card seen at the same place: this reading was a misread of it
@@ -955,6 +968,25 @@ class CardTracker:
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events
+
+    def _adopt(self, state: _ZoneState, pending: _Pending, card: Card, known: Card, conf: float) -> None:
+        """``card``, confirmed at ``pending``, is ``known``: it lay here before the tracker started, and the
+        referee has it (:meth:`expect`). It becomes a track where it was read, with no event, and its reading
+        leaves the place, whose other readings go on voting: a restarted camera sees the card just put down
+        beside the one it covers, at one place (a Makao pile's new top card and the corner of the one beneath)."""
+        state.expected.remove(known)
+        where = [p.copy() for p in pending.where(card)]
+        track = _Track(next(self._ids), card, state.zone.name, where, conf)
+        track.still_points = [p.copy() for p in where]
+        track.index_places = self._index_places(state, pending)
+        state.tracks.append(track)
+        state.had_cards = True
+        for votes in (pending.votes, pending.peaks, pending.places, pending.place_peaks, pending.read_in):
+            votes.pop(card, None)
+        pending.support.pop(card, None)
+        pending.candidates.pop(card, None)
+        if not pending.votes:
+            state.pending.remove(pending)
 
     def _place(self, state: _ZoneState, pending: _Pending, card: Card, conf: float, frame: Frame) -> list[VisionEvent]:
         # the same card reported elsewhere and not seen there since a hand passed: it was slid here
@@ -1150,6 +1182,21 @@ class CardTracker:
         return False
 
     # ----- state for the controller and tests ------------------------------------------------
+    def expect(self, lying: Mapping[str, Sequence[Card]]) -> None:
+        """Cards the referee knows lie face up in each zone now: each, read there before the zone's first settled
+        view ends (a hand comes), becomes a track with no event. A card not among them is reported as ever.
+
+        Why: a tracker starts knowing nothing, so when the controller comes back mid-game (after a power cut the
+        referee resumes from its journal) or is given a camera it must calibrate afresh, it would report every
+        card on the mat as played again: a Makao pile's top card refused as "already on the pile" and its player
+        asked to place it again (and, read with a second candidate, laid as a card nobody played), a covered card
+        peeking out beside it the same, a 3-5-8 trick's cards as second cards of their seats."""
+        for name, cards in lying.items():
+            state = self.zones.get(name)
+            if state is None:
+                raise ValueError(f"no zone {name!r} on this mat (zones: {', '.join(self.zones)})")
+            state.expected = list(cards)
+
     def gathered(self, zone: str, top: Card | None = None) -> None:
         """Forget the cards under ``zone``'s top card: the referee's word that they were taken away (Makao:
         the stock ran out, and a player shuffled the pile from under its top card into a new one).
@@ -1163,10 +1210,10 @@ class CardTracker:
         state = self.zones.get(zone)
         if state is None:
             raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
-        if not state.tracks:
-            return
+        state.expected = [c for c in state.expected[-1:] if top is not None and c.same_face(top)]
         same = [t for t in state.tracks if top is not None and t.card.same_face(top)]
-        state.tracks = [same[-1] if same else state.tracks[-1]]
+        if state.tracks:
+            state.tracks = [same[-1] if same else state.tracks[-1]]
 
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""

@@ -199,6 +199,11 @@ class Referee:
     def state(self) -> TableState:
         raise NotImplementedError
 
+    def lying(self) -> dict[str, tuple[Card, ...]]:
+        """The cards this referee knows lie face up in each zone now, bottom first: what a camera that starts
+        mid-game (after a restart) must not report as played again (:meth:`vision.tracker.CardTracker.expect`)."""
+        return {}
+
     def record(self) -> dict[str, Any]:
         """The game record so far (docs/record-format.md)."""
         raise NotImplementedError

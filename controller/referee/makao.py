@@ -401,6 +401,10 @@ class MakaoReferee(Referee):
 
     # ------------------------------------------------------------------ views
 
+    def lying(self) -> dict[str, tuple[Card, ...]]:
+        game = self.mgame
+        return {} if game is None else {PILE: (*game.pile, *self.pending)}
+
     def state(self) -> TableState:
         game = self.mgame
         if game is None:

@@ -694,6 +694,9 @@ class ThreeFiveEightReferee(Referee):
 
     # ------------------------------------------------------------------ views
 
+    def lying(self) -> dict[str, tuple[Card, ...]]:
+        return {zone: tuple(cards) for zone, cards in self.felt.items() if cards}
+
     def state(self) -> TableState:
         hand = self.hand
         if hand is None:

@@ -1,23 +1,27 @@
 """A configured table runs the same loop live and in replay: frames -> tracker -> referee -> record."""
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.announcements import GameOver, ListOutput, Prompt
+from controller.announcements import AskReplace, CardRejected, GameOver, ListOutput, Prompt
 from controller.config import parse_config
 from controller.demo import TruthRecogniser
 from controller.feed.control import EndGame, NewGame
 from controller.outputs import DisplayOutput
-from controller.simulation import Collect, Place, script_358
+from controller.simulation import Collect, Gather, Pick, Place, script_358, script_makao
 from controller.table import Table
+from engine.makao.records import record_of
 from hardware.events import Press, SeatButton
 from tests.controller.test_outputs import RecordingBoard
 from vision.calibration import Calibrator
 from vision.recognise import DEFAULT_MODEL_DIR
 from vision.render import Collect as RCollect
+from vision.render import Gather as RGather
+from vision.render import PickUp as RPickUp
 from vision.render import Place as RPlace
 from vision.render import RenderSettings, TableRenderer
 from vision.synth.faces import available_designs
@@ -73,6 +77,153 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     record = json.loads(path.read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
     assert list((tmp_path / "eink").glob("*.png")), "the e-ink board drew nothing"
+
+
+def test_a_makao_table_reads_the_cards_played_again_after_a_new_stock(tmp_path: Path) -> None:
+    """The whole of Makao seed 5 through the table's own loop: the stock runs out after the 50th card and a
+    player shuffles the pile from under its top card into a new one before drawing. The referee tells the
+    tracker, so the cards of the old pile played again since are read where they land again; the record is
+    the bots' game turn for turn (before, those cards were taken for the old ones seen again, and the game
+    stalled at the first of them)."""
+    cfg = parse_config(
+        {
+            "game": {"name": "makao"},
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    actions, truth = script_makao(seed=5, players=tuple(cfg.table.players))
+    assert truth.game.reshuffles == 1
+    layout = layout_for("makao")
+    renderer = TableRenderer(layout, RenderSettings(), seed=5, design=available_designs()[0])
+    rendered = renderer.still(3)
+    presses: dict[int, list[Any]] = {}  # frame -> the buttons pressed as it arrives
+    for action in actions:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+        elif isinstance(action, Gather):
+            rendered += renderer.apply(RGather(action.zone, seat=action.seat))
+        else:
+            presses.setdefault(len(rendered), []).append(action)
+            rendered += renderer.still(1)
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    recogniser = TruthRecogniser()
+
+    def frames() -> Any:
+        for k, r in enumerate(rendered):
+            for item in presses.get(k, []):
+                table.inputs.put(item)
+            recogniser.current = r.truth
+            yield r.frame
+
+    table.run(
+        frames(),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+        after_game="stop",
+    )
+    record = json.loads(table.close().read_text())
+    assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
+
+
+def _filmed(game: str, seed: int) -> tuple[list[Any], dict[int, list[Any]], list[int], Any]:
+    """The bots' game ``seed`` drawn by the renderer: its frames, the buttons pressed as frame k arrives, the
+    frame just after each card has settled, and the truth."""
+    actions: list[Any]
+    truth: Any
+    if game == "makao":
+        actions, truth = script_makao(seed=seed, players=("Ada", "Ben", "Cem"))
+    else:
+        actions, truth = script_358(seed=seed, hands=1)
+    renderer = TableRenderer(layout_for(game), RenderSettings(), seed=seed, design=available_designs()[0])
+    rendered = renderer.still(3)
+    presses: dict[int, list[Any]] = {}
+    settled: list[int] = []
+    for action in actions:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+            settled.append(len(rendered) - 2)
+        elif isinstance(action, Pick):
+            rendered += renderer.apply(RPickUp(action.card, seat=action.seat))
+        elif isinstance(action, Collect):
+            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
+            rendered += renderer.still(6)
+        elif isinstance(action, Gather):
+            rendered += renderer.apply(RGather(action.zone, seat=action.seat))
+        else:
+            presses.setdefault(len(rendered), []).append(action)
+            rendered += renderer.still(1)
+    return rendered, presses, settled, truth
+
+
+def _with_power_cuts(
+    tmp_path: Path, game: str, rendered: list[Any], presses: dict[int, list[Any]], cuts: list[int]
+) -> tuple[dict[str, Any], list[ListOutput]]:
+    """Run a table over ``rendered``; at each frame in ``cuts`` the power goes (the table is dropped, never
+    closed) and a new table starts on the same journal, as systemd would restart it. The record, and what each
+    table said."""
+    cfg = parse_config(
+        {
+            "game": {"name": game},
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    layout = layout_for(game)
+    heard: list[ListOutput] = []
+    bounds = [0, *cuts, len(rendered)]
+    for lo, hi in pairwise(bounds):
+        table = Table(cfg, hardware=False, feed=False, printer=False)
+        heard.append(ListOutput())
+        table.announcer.add(heard[-1])
+        recogniser = TruthRecogniser()
+
+        def frames(lo: int = lo, hi: int = hi, table: Table = table, recogniser: TruthRecogniser = recogniser) -> Any:
+            for k in range(lo, hi):
+                for item in presses.get(k, []):
+                    table.inputs.put(item)
+                recogniser.current = rendered[k].truth
+                yield rendered[k].frame
+
+        table.run(
+            frames(),
+            recogniser=recogniser,
+            make_tracker=lambda cal: CardTracker(layout, cal),
+            calibrator=Calibrator(layout),
+            after_game="stop",
+        )
+        if hi < len(rendered):  # the process dies: its open files are closed, nothing else is done
+            assert table.journal is not None
+            table.journal.close()
+    return json.loads(table.close().read_text()), heard
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "at"),
+    [("makao", 5, (("card", 2), ("press", 5), ("card", 40))), ("358", 2, (("card", 4), ("card", 10), ("card", 20)))],
+)
+def test_after_a_power_cut_the_cards_on_the_mat_are_not_played_again(
+    tmp_path: Path, game: str, seed: int, at: tuple[tuple[str, int], ...]
+) -> None:
+    """The power goes three times: just after a card has settled (mid-trick at 3-5-8, a card on the Makao pile
+    with others beneath), or just after a player's button (Makao: the next card lands while the table is off).
+    The restarted table's camera sees every card on the mat for the first time, and the referee, resumed from
+    its journal, already has them: none is refused as played again ("already on the pile", "already played to
+    this trick") nor asked about, the card put down while it was off is read, and the record is the game as
+    played. Before, each restart refused one to three of them, and with the trained models a re-read pile card
+    was laid as its second candidate, a card nobody played."""
+    rendered, presses, settled, truth = _filmed(game, seed)
+    pressed = sorted(presses)
+    cuts = [settled[k] if what == "card" else pressed[k] + 3 for what, k in at]
+    record, heard = _with_power_cuts(tmp_path, game, rendered, presses, cuts)
+    for after_cut in heard[1:]:
+        assert after_cut.of(CardRejected) == [] and after_cut.of(AskReplace) == []
+    if game == "makao":
+        assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
+    else:
+        plays = truth.session.hands[0].plays
+        assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays]
 
 
 def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
