@@ -293,7 +293,9 @@ class Demo:
         except Exception as exc:
             log.warning("calibration from the mat's markers failed (%s); using the renderer's camera", exc)
             calibration = renderer.true_calibration()
-        tracker = CardTracker(layout, calibration, reader=getattr(recogniser, "read", None))
+        tracker = CardTracker(
+            layout, calibration, reader=getattr(recogniser, "read", None), decks=getattr(referee, "decks", 1)
+        )
         to_tracker.tracker = tracker
         referee.start()
 
@@ -400,7 +402,7 @@ class Demo:
             accepted = self.heard.of(CardAccepted)[accepted_before:]
             if accepted:
                 card = accepted[-1].card
-                if card == action.card:
+                if card.same_face(action.card):  # (two decks: the camera cannot tell the copies apart)
                     if (
                         attempt == 0
                         and accepted[-1].corrected_from is None
@@ -431,7 +433,7 @@ class Demo:
 
         for attempt in range(self.opts.max_retries + 1):
             settle(started, 8)
-            if started() and referee.mgame.top == action.card:
+            if started() and referee.mgame.top.same_face(action.card):
                 return
             if started():  # read as another card: taken back before anyone plays on it
                 self._take_back(action, referee)
@@ -452,13 +454,14 @@ class Demo:
     def _pick_with_button(self, action: Place, referee: Any) -> bool:
         """The table could not read the card and offers its guesses: the player picks his card with the
         button (short presses to reach it, a long press to accept) when it is among them."""
-        guesses = getattr(referee, "unreadable", {}).get(action.where)
-        if not guesses or action.card not in guesses:
+        guesses = getattr(referee, "unreadable", {}).get(action.where) or ()
+        at = next((i for i, guess in enumerate(guesses) if guess.same_face(action.card)), None)
+        if at is None:
             return False
         asked = self.heard.of(AskReplace)
         if not asked or asked[-1].seat != action.seat:  # the table takes it for another player's card:
             return False  # his presses would mean something else (a long press: undo)
-        for _ in range(guesses.index(action.card) + 1):
+        for _ in range(at + 1):
             referee.submit(SeatButton(action.seat, Press.SHORT))
         referee.submit(SeatButton(action.seat, Press.LONG))
         return True
@@ -582,9 +585,7 @@ class Demo:
             "turns": len(record["turns"]),
             "cards_played": true_cards,
             "cards_recognised": self.stats.first_time_right,
-            "misreads_uncorrected": 0
-            if record["turns"] == true_record["turns"]
-            else sum(1 for a, b in zip(record["turns"], true_record["turns"], strict=False) if a != b) or 1,
+            "misreads_uncorrected": _turns_differ(record["turns"], true_record["turns"]),
             "tricks": 0,
             "tricks_correct": 0,
             "violations": check["violations"],
@@ -599,6 +600,21 @@ class Demo:
             "record": str(record_path),
             **self._common(wall),
         }
+
+
+def _turns_differ(got: Sequence[dict[str, Any]], want: Sequence[dict[str, Any]]) -> int:
+    """How many Makao turns the record has wrong (at least 1 when only their number differs). Cards are
+    compared by face: with two decks the bots' game names the copy ("3H#1"), which no camera can see."""
+
+    def faces(turn: dict[str, Any]) -> dict[str, Any]:
+        if "cards" not in turn:
+            return turn
+        return {**turn, "cards": [str(c).split("#")[0] for c in turn["cards"]]}
+
+    a, b = [faces(t) for t in got], [faces(t) for t in want]
+    if a == b:
+        return 0
+    return sum(1 for x, y in zip(a, b, strict=False) if x != y) or 1
 
 
 def _totals(hands: Sequence[Any]) -> tuple[int, int, int]:

@@ -296,6 +296,7 @@ class Table:
         """A new tracker for ``calibration``, told what the referee knows lies on the mat when the game is under
         way (a restart after a power cut, or a camera calibrated afresh): those cards are not played again."""
         tracker = make_tracker(calibration)
+        tracker.decks = getattr(self.referee, "decks", 1)  # two decks for Makao with five or six players
         if self.referee.inputs:
             tracker.expect(self.referee.lying())
         self.tracker_output.tracker = tracker

@@ -226,6 +226,33 @@ def test_after_a_power_cut_the_cards_on_the_mat_are_not_played_again(
         assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays]
 
 
+@pytest.mark.parametrize(("players", "decks"), [(["Ada", "Ben", "Cem"], 1), (["Ada", "Ben", "Cem", "Dan", "Eve"], 2)])
+def test_the_tracker_counts_the_decks_the_rules_play_with(tmp_path: Path, players: list[str], decks: int) -> None:
+    """Makao for five or six players uses two decks: the table's tracker knows, so that a card put down on the
+    other copy of its face is read as a card played (``CardTracker.decks``)."""
+    cfg = parse_config(
+        {
+            "game": {"name": "makao"},
+            "table": {"players": players},
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    layout = layout_for("makao")
+    renderer = TableRenderer(layout, RenderSettings(), seed=1, design=available_designs()[0])
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    table.run(
+        [],
+        recogniser=TruthRecogniser(),
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+        calibration=renderer.true_calibration(),
+    )
+    tracker = table.tracker_output.tracker
+    assert isinstance(tracker, CardTracker) and tracker.decks == decks
+    table.close()
+
+
 def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
