@@ -169,3 +169,23 @@ def test_a_card_reported_before_it_was_played_is_a_false_event_not_that_card():
     assert score.confirmed_once == 1 and score.missed == ["placed QC in pile (still at frame 51)"]
     assert score.false_events == ["CardPlaced QC at frame 22"] and score.wrong == []
     assert not score.ok
+
+
+def test_two_copies_of_a_face_put_down_in_quick_succession_are_two_cards_confirmed():
+    # Two decks (Makao for five or six players): a 6D#1 lands, then the other 6D nine frames later, and each is
+    # reported once. The second report is the second card's, not the first one's reported again; a report of
+    # the first one again before the second landed is still a duplicate.
+    from vision.events import CardPlaced, VisionEvent
+    from vision.render.table import TruthEvent
+    from vision.render.truth import score_events
+
+    truth = [TruthEvent("placed", "pile", C("6D#1"), 100, 10.0), TruthEvent("placed", "pile", C("6D"), 109, 10.9)]
+    events: list[VisionEvent] = [
+        CardPlaced("pile", C("6D"), 0.9, frame=102),
+        CardPlaced("pile", C("6D"), 0.9, frame=111),
+    ]
+    score = score_events(truth, events)
+    assert score.confirmed_once == 2 and score.duplicates == [] and score.ok
+    again = [*events[:1], CardPlaced("pile", C("6D"), 0.9, frame=105), *events[1:]]
+    score = score_events(truth, again)
+    assert score.confirmed_once == 2 and score.duplicates == ["6D#1 in pile reported again at frame 105"]

@@ -22,6 +22,16 @@ def test_bench_tracker_scores_a_makao_pile_read_by_the_stand_in(capsys: pytest.C
     assert report["zone_clears_expected"] == 1 and report["zone_clears_missed"] == 0
 
 
+def test_bench_tracker_plays_a_pile_from_two_decks_each_copy_confirmed(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 1's pile of 40 from two shuffled decks holds both copies of some faces; each is one card played
+    status = main(["bench", "tracker", "--game", "makao", "--decks", "2", "--hands", "2", "--seed", "1"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert status == 0, captured.err
+    assert report["decks"] == 2 and report["played"] == 80 and report["confirmed_exactly_once"] == 80
+    assert report["false_events"] == 0
+
+
 def test_bench_tracker_leaves_a_table_at_rest_unread_and_confirms_every_card_all_the_same(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -67,3 +77,5 @@ def test_bench_tracker_refuses_no_hands(capsys: pytest.CaptureFixture[str]) -> N
     assert "--hands must be at least 1" in capsys.readouterr().err
     assert main(["bench", "tracker", "--think", "-1"]) == 2
     assert "--think at least 0" in capsys.readouterr().err
+    assert main(["bench", "tracker", "--decks", "2"]) == 2
+    assert "--decks 2 is for --game makao" in capsys.readouterr().err

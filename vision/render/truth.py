@@ -127,13 +127,27 @@ def score_events(
         score.played += 1
         assert t.card is not None
         pool: Sequence[CardPlaced | CardMoved] = placed if t.kind == "placed" else moved
+        # a report from the still frame of the next card of this face in this zone on is that card's (two decks:
+        # the other copy, put down a few frames later), not this one reported again
+        until = min(
+            (
+                u.still_frame
+                for u in truth
+                if u.kind == t.kind
+                and u.zone == t.zone
+                and u.card is not None
+                and u.card.same_face(t.card)
+                and u.still_frame > t.still_frame
+            ),
+            default=t.still_frame + window + 1,
+        )
         hits = [
             e
             for e in pool
             if id(e) not in used
             and _zone(e) == t.zone
             and e.card.same_face(t.card)
-            and t.still_frame <= e.frame <= t.still_frame + window
+            and t.still_frame <= e.frame <= min(t.still_frame + window, until - 1)
         ]
         if not hits:
             score.missed.append(f"{t.kind} {t.card} in {t.zone} (still at frame {t.still_frame})")

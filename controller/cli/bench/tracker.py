@@ -23,6 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=["358", "makao"], default="358")
     parser.add_argument("--hands", type=int, default=3, help="hands (3-5-8) or piles of 40 cards (Makao)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--decks",
+        type=int,
+        choices=[1, 2],
+        default=1,
+        help="Makao: decks shuffled together for the piles (2: five or six players, a face may land on its copy)",
+    )
     parser.add_argument("--recogniser", choices=["truth", "onnx"], default="truth")
     parser.add_argument("--misread", type=float, default=0.03, help="truth recogniser: misread rate per corner")
     parser.add_argument("--miss", type=float, default=0.1, help="truth recogniser: missed corner rate")
@@ -69,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if args.hands < 1 or args.think < 0:
         print("cardtable bench tracker: --hands must be at least 1 and --think at least 0", file=sys.stderr)
         return 2
+    if args.decks > 1 and args.game != "makao":
+        print("cardtable bench tracker: --decks 2 is for --game makao (3-5-8 is played with one deck)", file=sys.stderr)
+        return 2
     layout = layout_for(args.game)
     settings = RenderSettings(noise_sigma=args.noise)
     try:
@@ -93,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
     truth_rec = TruthRecogniser(miss_rate=args.miss, misread_rate=args.misread, seed=args.seed)
     rng = np.random.default_rng(args.seed)
     actions: list[Action] = []
+    pool = deck(args.decks)
     for _ in range(args.hands):
-        cards = [deck()[int(i)] for i in rng.permutation(52)]
+        cards = [pool[int(i)] for i in rng.permutation(len(pool))]  # (one deck: the same cards as before --decks)
         if args.game == "358":
             leader = int(rng.integers(0, 3))
             for trick in range(16):
@@ -111,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             actions.append(Collect(("pile",), 0))
     reader = onnx.read if onnx is not None and not args.no_outlines else None
     tracker_settings = TrackerSettings(rest_frames=0) if args.read_every_frame else TrackerSettings()
-    tracker = CardTracker(layout, renderer.true_calibration(), tracker_settings, reader=reader)
+    tracker = CardTracker(layout, renderer.true_calibration(), tracker_settings, reader=reader, decks=args.decks)
     tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
     events: list[VisionEvent] = []
     track_ms: list[float] = []
@@ -150,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         "game": args.game,
         "hands": args.hands,
         "seed": args.seed,
+        "decks": args.decks,
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
