@@ -39,8 +39,9 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
 
 * **what the referee knows** and a camera cannot see: a tracker started mid-game (after a restart) is told
   which cards lie where already (:meth:`CardTracker.expect`), and takes each, read in its zone's first settled
-  view, without an event; at a new Makao stock it is told that the cards under the pile's top card are gone
-  (:meth:`CardTracker.gathered`), so one of them played again is a new card.
+  view, without an event, or reports the zone cleared when they are gone; at a new Makao stock it is told
+  that the cards under the pile's top card are gone (:meth:`CardTracker.gathered`), so one of them played
+  again is a new card.
 
 Every threshold is a field of :class:`TrackerSettings`.
 """
@@ -1116,6 +1117,17 @@ class CardTracker:
     def _retire(self, state: _ZoneState, frame: Frame, busy: bool) -> list[VisionEvent]:
         s = self.settings
         events: list[VisionEvent] = []
+        if (
+            state.expected
+            and not state.tracks
+            and state.empty_frames >= s.gone_frames
+            and not self._card_shaped(state, frame.image)
+        ):
+            # what the referee knew lay here was taken while the camera was away (a trick collected during a
+            # power cut): without this the referee would wait for ever for a collection that has happened
+            state.expected.clear()
+            events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
+            return events
         if state.zone.kind == "pile":
             # covered cards stop being seen one by one; the pile is gone when nothing at all is read there
             if state.tracks and state.empty_frames >= s.gone_frames:
@@ -1210,7 +1222,10 @@ class CardTracker:
         referee resumes from its journal) or is given a camera it must calibrate afresh, it would report every
         card on the mat as played again: a Makao pile's top card refused as "already on the pile" and its player
         asked to place it again (and, read with a second candidate, laid as a card nobody played), a covered card
-        peeking out beside it the same, a 3-5-8 trick's cards as second cards of their seats."""
+        peeking out beside it the same, a 3-5-8 trick's cards as second cards of their seats. And the other way
+        round: a zone whose expected cards are not there (nothing read, nothing card-shaped, for ``gone_frames``
+        still frames) is reported cleared, as a trick collected while the table was off must be: the referee
+        waits for that collection before it takes the next trick's cards."""
         for name, cards in lying.items():
             state = self.zones.get(name)
             if state is None:

@@ -1,7 +1,7 @@
 """A configured table runs the same loop live and in replay: frames -> tracker -> referee -> record."""
 
 import json
-from itertools import pairwise
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +127,21 @@ def test_a_makao_table_reads_the_cards_played_again_after_a_new_stock(tmp_path: 
     assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
 
 
-def _filmed(game: str, seed: int) -> tuple[list[Any], dict[int, list[Any]], list[int], Any]:
-    """The bots' game ``seed`` drawn by the renderer: its frames, the buttons pressed as frame k arrives, the
-    frame just after each card has settled, and the truth."""
+@dataclass
+class Filmed:
+    """A bots' game drawn by the renderer, with the moments a power cut is tried at."""
+
+    rendered: list[Any]
+    presses: dict[int, list[Any]]
+    """The buttons pressed as frame k arrives."""
+    settled: list[int]
+    """The frame just after each card has settled."""
+    collected: list[tuple[int, int]]
+    """Each trick's collection: the first frame of the hand's coming and the frame after it has gone."""
+    truth: Any
+
+
+def _filmed(game: str, seed: int) -> Filmed:
     actions: list[Any]
     truth: Any
     if game == "makao":
@@ -137,32 +149,32 @@ def _filmed(game: str, seed: int) -> tuple[list[Any], dict[int, list[Any]], list
     else:
         actions, truth = script_358(seed=seed, hands=1)
     renderer = TableRenderer(layout_for(game), RenderSettings(), seed=seed, design=available_designs()[0])
-    rendered = renderer.still(3)
-    presses: dict[int, list[Any]] = {}
-    settled: list[int] = []
+    film = Filmed(renderer.still(3), {}, [], [], truth)
     for action in actions:
         if isinstance(action, Place):
-            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
-            settled.append(len(rendered) - 2)
+            film.rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+            film.settled.append(len(film.rendered) - 2)
         elif isinstance(action, Pick):
-            rendered += renderer.apply(RPickUp(action.card, seat=action.seat))
+            film.rendered += renderer.apply(RPickUp(action.card, seat=action.seat))
         elif isinstance(action, Collect):
-            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
-            rendered += renderer.still(6)
+            first = len(film.rendered)
+            film.rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
+            film.collected.append((first, len(film.rendered)))
+            film.rendered += renderer.still(6)
         elif isinstance(action, Gather):
-            rendered += renderer.apply(RGather(action.zone, seat=action.seat))
+            film.rendered += renderer.apply(RGather(action.zone, seat=action.seat))
         else:
-            presses.setdefault(len(rendered), []).append(action)
-            rendered += renderer.still(1)
-    return rendered, presses, settled, truth
+            film.presses.setdefault(len(film.rendered), []).append(action)
+            film.rendered += renderer.still(1)
+    return film
 
 
 def _with_power_cuts(
-    tmp_path: Path, game: str, rendered: list[Any], presses: dict[int, list[Any]], cuts: list[int]
+    tmp_path: Path, game: str, film: Filmed, outages: list[tuple[int, int]]
 ) -> tuple[dict[str, Any], list[ListOutput]]:
-    """Run a table over ``rendered``; at each frame in ``cuts`` the power goes (the table is dropped, never
-    closed) and a new table starts on the same journal, as systemd would restart it. The record, and what each
-    table said."""
+    """Run a table over ``film``; at each outage ``(off, on)`` the power goes at frame ``off`` (the table is
+    dropped, never closed) and a new table starts on the same journal at frame ``on``, as systemd would restart
+    it; what happened at the table in between was not seen. The record, and what each table said."""
     cfg = parse_config(
         {
             "game": {"name": game},
@@ -172,8 +184,8 @@ def _with_power_cuts(
     )
     layout = layout_for(game)
     heard: list[ListOutput] = []
-    bounds = [0, *cuts, len(rendered)]
-    for lo, hi in pairwise(bounds):
+    spans = [0, *(x for outage in outages for x in outage), len(film.rendered)]
+    for lo, hi in zip(spans[::2], spans[1::2], strict=True):
         table = Table(cfg, hardware=False, feed=False, printer=False)
         heard.append(ListOutput())
         table.announcer.add(heard[-1])
@@ -181,10 +193,10 @@ def _with_power_cuts(
 
         def frames(lo: int = lo, hi: int = hi, table: Table = table, recogniser: TruthRecogniser = recogniser) -> Any:
             for k in range(lo, hi):
-                for item in presses.get(k, []):
+                for item in film.presses.get(k, []):
                     table.inputs.put(item)
-                recogniser.current = rendered[k].truth
-                yield rendered[k].frame
+                recogniser.current = film.rendered[k].truth
+                yield film.rendered[k].frame
 
         table.run(
             frames(),
@@ -193,10 +205,17 @@ def _with_power_cuts(
             calibrator=Calibrator(layout),
             after_game="stop",
         )
-        if hi < len(rendered):  # the process dies: its open files are closed, nothing else is done
+        if hi < len(film.rendered):  # the process dies: its open files are closed, nothing else is done
             assert table.journal is not None
             table.journal.close()
     return json.loads(table.close().read_text()), heard
+
+
+def _as_played(game: str, film: Filmed, record: dict[str, Any]) -> bool:
+    if game == "makao":
+        return bool(record["turns"] == record_of(film.truth.game, film.truth.turns, with_deal=False)["turns"])
+    plays = film.truth.session.hands[0].plays
+    return bool(record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays])
 
 
 @pytest.mark.parametrize(
@@ -213,17 +232,26 @@ def test_after_a_power_cut_the_cards_on_the_mat_are_not_played_again(
     this trick") nor asked about, the card put down while it was off is read, and the record is the game as
     played. Before, each restart refused one to three of them, and with the trained models a re-read pile card
     was laid as its second candidate, a card nobody played."""
-    rendered, presses, settled, truth = _filmed(game, seed)
-    pressed = sorted(presses)
-    cuts = [settled[k] if what == "card" else pressed[k] + 3 for what, k in at]
-    record, heard = _with_power_cuts(tmp_path, game, rendered, presses, cuts)
+    film = _filmed(game, seed)
+    pressed = sorted(film.presses)
+    cuts = [film.settled[k] if what == "card" else pressed[k] + 3 for what, k in at]
+    record, heard = _with_power_cuts(tmp_path, game, film, [(c, c) for c in cuts])
     for after_cut in heard[1:]:
         assert after_cut.of(CardRejected) == [] and after_cut.of(AskReplace) == []
-    if game == "makao":
-        assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
-    else:
-        plays = truth.session.hands[0].plays
-        assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays]
+    assert _as_played(game, film, record)
+
+
+@pytest.mark.parametrize("trick", [2, 7])
+def test_a_trick_collected_while_the_power_was_off_is_not_waited_for(tmp_path: Path, trick: int) -> None:
+    """3-5-8: the power goes as a trick's winner reaches for it and comes back once it has been taken. The
+    referee, resumed, waits for that trick to be collected; the camera never saw it go. Its zones are empty and
+    nothing card-shaped lies there, so the tracker reports them cleared, and the next trick is played as ever.
+    Before, the referee waited for ever, refusing every card of the next trick ("wait until the trick is
+    collected")."""
+    film = _filmed("358", 2)
+    record, heard = _with_power_cuts(tmp_path, "358", film, [film.collected[trick]])
+    assert heard[1].of(CardRejected) == []
+    assert _as_played("358", film, record)
 
 
 @pytest.mark.parametrize(("players", "decks"), [(["Ada", "Ben", "Cem"], 1), (["Ada", "Ben", "Cem", "Dan", "Eve"], 2)])
