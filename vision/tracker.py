@@ -953,6 +953,8 @@ class CardTracker:
         events: list[VisionEvent] = []
         ranked = sorted(state.pending, key=lambda p: -sum(sum(v) for v in p.votes.values()))
         for pending in ranked:
+            if state.expected and self._adopt_expected(state, pending) and not pending.votes:
+                continue
             best = pending.best()
             if best is None:
                 continue
@@ -978,6 +980,24 @@ class CardTracker:
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             events += self._place(state, pending, card, conf, frame)
         return events
+
+    def _adopt_expected(self, state: _ZoneState, pending: _Pending) -> bool:
+        """Adopt (:meth:`_adopt`) each card the referee said lies here that ``pending`` has read in
+        ``confirm_frames`` still frames at the confidence floor, whatever else is read at that place: it is known
+        to be there, so it is no rival to the card put down beside it while the table was off (a restarted camera
+        read a 9S, expected, and the 7S laid on it at one place, each in every frame, and asked about both)."""
+        s = self.settings
+        floor = s.pile_min_confidence if state.zone.kind == "pile" else s.min_confidence
+        adopted = False
+        for card in list(pending.votes):
+            known = next((c for c in state.expected if c.same_face(card)), None)
+            if known is None or len(pending.read_in.get(card, ())) < s.confirm_frames:
+                continue
+            conf = float(np.mean(pending.peaks.get(card) or pending.votes[card]))
+            if conf >= floor:
+                self._adopt(state, pending, card, known, conf)
+                adopted = True
+        return adopted
 
     def _adopt(self, state: _ZoneState, pending: _Pending, card: Card, known: Card, conf: float) -> None:
         """``card``, confirmed at ``pending``, is ``known``: it lay here before the tracker started, and the
