@@ -85,46 +85,10 @@ def test_a_makao_table_reads_the_cards_played_again_after_a_new_stock(tmp_path: 
     tracker, so the cards of the old pile played again since are read where they land again; the record is
     the bots' game turn for turn (before, those cards were taken for the old ones seen again, and the game
     stalled at the first of them)."""
-    cfg = parse_config(
-        {
-            "game": {"name": "makao"},
-            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-            "records": {"dir": str(tmp_path / "records")},
-        }
-    )
-    actions, truth = script_makao(seed=5, players=tuple(cfg.table.players))
-    assert truth.game.reshuffles == 1
-    layout = layout_for("makao")
-    renderer = TableRenderer(layout, RenderSettings(), seed=5, design=available_designs()[0])
-    rendered = renderer.still(3)
-    presses: dict[int, list[Any]] = {}  # frame -> the buttons pressed as it arrives
-    for action in actions:
-        if isinstance(action, Place):
-            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
-        elif isinstance(action, Gather):
-            rendered += renderer.apply(RGather(action.zone, seat=action.seat))
-        else:
-            presses.setdefault(len(rendered), []).append(action)
-            rendered += renderer.still(1)
-    table = Table(cfg, hardware=False, feed=False, printer=False)
-    recogniser = TruthRecogniser()
-
-    def frames() -> Any:
-        for k, r in enumerate(rendered):
-            for item in presses.get(k, []):
-                table.inputs.put(item)
-            recogniser.current = r.truth
-            yield r.frame
-
-    table.run(
-        frames(),
-        recogniser=recogniser,
-        make_tracker=lambda cal: CardTracker(layout, cal),
-        calibrator=Calibrator(layout),
-        after_game="stop",
-    )
-    record = json.loads(table.close().read_text())
-    assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
+    film = _filmed("makao", 5)
+    assert film.truth.game.reshuffles == 1
+    record, _heard = _with_power_cuts(tmp_path, "makao", film, [])
+    assert _as_played("makao", film, record)
 
 
 @dataclass
