@@ -50,6 +50,7 @@ from controller.outputs import TrackerOutput
 from controller.referee.makao import MakaoReferee
 from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
 from controller.simulation import Collect, Gather, Pick, Place, script_358, script_makao
+from engine.cards import Card
 from hardware.events import Press, SeatButton
 from vision.detections import Detection, Region
 
@@ -609,7 +610,7 @@ def _turns_differ(got: Sequence[dict[str, Any]], want: Sequence[dict[str, Any]])
     def faces(turn: dict[str, Any]) -> dict[str, Any]:
         if "cards" not in turn:
             return turn
-        return {**turn, "cards": [str(c).split("#")[0] for c in turn["cards"]]}
+        return {**turn, "cards": [str(Card.from_text(c).face) for c in turn["cards"]]}
 
     a, b = [faces(t) for t in got], [faces(t) for t in want]
     if a == b:
