@@ -36,7 +36,7 @@ from controller.announcements import (
     payload,
 )
 from controller.state import TableState
-from engine.cards import Suit
+from engine.cards import Card, Suit
 from hardware.display.view import MakaoLine, ScoreboardView, SeatLine
 from hardware.ring import Ring
 
@@ -46,7 +46,9 @@ log = logging.getLogger(__name__)
 
 
 class Gatherer(Protocol):
-    def gathered(self, zone: str, top: Any = None) -> None: ...
+    """What :class:`TrackerOutput` tells: a :class:`vision.tracker.CardTracker` (no import of vision here)."""
+
+    def gathered(self, zone: str, top: Card | None = None) -> None: ...
 
 
 class TrackerOutput:
