@@ -1068,18 +1068,26 @@ class CardTracker:
         ]
 
     def _on_reported_outline(self, state: _ZoneState, pending: _Pending) -> bool:
-        """Whether every place of ``pending`` lies on the one card put down in this still run (its outline),
-        and that card has been reported. One card-sized thing appeared, so a second reading on it is that
-        card read otherwise (a diamond taken for a heart at one corner), never a second card; cards played
-        together change more than one card's outline, and have none."""
+        """Whether ``pending`` lies on the one card put down in this still run (its outline), that card
+        reported, and each of its other places off that card (``off_outline_mm``). One card-sized thing
+        appeared, so a second reading on it is that card read otherwise (a diamond taken for a heart at one
+        corner), never a second card, and a place off it lay there before: a reading of two corners that pairs
+        the new card's own corner with a covered card's corner peeking out beside it is no card either (two
+        decks, a QC put down read KC at its lower corner, paired with a covered 5C's corner read alike, was
+        reported as a KC after the QC). Cards played together change more than one card's outline, and have
+        none."""
         if state.outline is None or not state.placed_still or not state.tracks:
             return False
         outline = state.outline.astype(np.float32)
 
-        def inside(points: list[np.ndarray]) -> list[bool]:
-            return [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0 for p in points]
+        def depths(points: list[np.ndarray]) -> list[float]:
+            return [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in points]
 
-        return any(inside(state.tracks[-1].points)) and all(inside(pending.points))
+        if not any(d >= 0 for d in depths(state.tracks[-1].points)):
+            return False
+        places = depths(pending.points)
+        off = -self.settings.off_outline_mm
+        return any(d >= 0 for d in places) and all(d >= 0 or d < off for d in places)
 
     def _off_outline(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
         """Whether a reading seen at ``points`` lies wholly off the one card put down in this still run (its

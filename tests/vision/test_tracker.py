@@ -911,6 +911,22 @@ def test_a_second_box_on_the_new_cards_index_paired_with_a_weak_box_is_not_a_car
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QS"), C("9C")]
 
 
+def test_the_new_cards_other_corner_paired_with_a_covered_cards_corner_read_alike_is_not_a_card_played():
+    # Two decks, Makao seed 4: a QC is put down over part of a 5C and reported, read QC at both corners. From
+    # then on its lower corner reads KC, and so does the 5C's corner peeking out beside the QC's edge: the two
+    # make a reading of "two corners", one on the QC and one off it, so it lay neither wholly on the card put
+    # down nor wholly off it, and a KC nobody played was reported. One card was put down and it is reported:
+    # what is read on it is it, and what is read off it lay there before.
+    t = Table("makao")
+    x, y = _card_over(t, "5C", shift=20)
+    cx = x - 20
+    upper = _det(C("QC"), x - 24.5, y - 31, conf=0.6)
+    t.still([upper, _det(C("QC"), x + 24.5, y + 31, conf=0.5)], frames=4)
+    peeking = _det(C("KC"), cx - 24.5, y - 31, conf=0.6)  # the 5C's upper corner, 7 mm off the QC's edge
+    t.still([upper, _det(C("KC"), x + 24.5, y + 31, conf=0.7), peeking], frames=10)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5C"), C("QC")]
+
+
 def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_does_not():
     # The card put down on the 5H is asked about; a hand passes over the pile without putting anything down,
     # and then the card reads surely (10S): it is the card asked about, which the player may have named
