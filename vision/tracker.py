@@ -49,7 +49,7 @@ Every threshold is a field of :class:`TrackerSettings`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
@@ -211,6 +211,11 @@ class _Track:
     """Where its indices lie by the outline of the card put down when it was reported (table mm quads, at the
     corners it was read at): the reader reads there in still frames in which the detector does not see it,
     so that a card only the outline could read is not taken for gone while it lies there."""
+    looks: list[tuple[Card, np.ndarray]] = field(default_factory=list)
+    """Other cards it was read as, and where (table mm), while it lay on top just put down: readings on it
+    once it was reported, dropped as it read otherwise (:meth:`CardTracker._on_reported_outline`). The same
+    ink at the same place reads the same way again when it comes back into view, with no card put down to
+    say what it is (:meth:`CardTracker._match_track`)."""
 
 
 @dataclass(eq=False)
@@ -734,10 +739,13 @@ class CardTracker:
                 seen.add(track.id)
             else:
                 unmatched.append(obs)
-        seen_points = [p for obs, _ in matched for p in obs.points]
+        # a card seen by a look (read as another card where it read so before) is seen, but silences nothing: a
+        # weak box read AC where an AS once read so would make a QS put down beside it a misread of the AS
+        witnesses = [(obs, track) for obs, track in matched if track.card.same_face(obs.card)]
+        seen_points = [p for obs, _ in witnesses for p in obs.points]
         seen_boxes = [
             (b, c)
-            for obs, track in matched
+            for obs, track in witnesses
             if not (pile and self._covered_by_new_card(state, track, obs.points))
             for b, c in zip(obs.boxes, obs.box_confidences, strict=True)
         ]
@@ -946,6 +954,20 @@ class CardTracker:
                 near <= float(np.linalg.norm(p - track.points[0])) <= far for p in obs.points
             ):
                 return track
+        return self._looked_like(state, obs)
+
+    def _looked_like(self, state: _ZoneState, obs: _Obs) -> _Track | None:
+        """The reported card ``obs`` is that card read at a place where it read so before (``_Track.looks``),
+        unless a card put down since covers that place. Why: a deck that prints a bare rank in its corner has a
+        6S read 9S at both corners, reported right only from the outline of the card just put down; when the
+        card laid on it was taken back, the 6S lay on top again, still read 9S, and with no card put down to
+        say otherwise the 9S was reported as a card played (tango_nuevo, Makao demo seed 4: a play taken back
+        became "Cem cannot play 6H on 9S")."""
+        radius = self.settings.same_place_mm
+        for track in reversed(state.tracks):
+            places = [p for card, p in track.looks if card.same_face(obs.card)]
+            if places and _close(obs.points, places, radius):
+                return None if self._covered_by_new_card(state, track, obs.points) else track
         return None
 
     def _confirm(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
@@ -975,6 +997,7 @@ class CardTracker:
             if state.zone.kind == "play" and self._other_corner_of_track(state, pending.points):
                 continue  # the other corner of the card just reported, read differently
             if self._on_reported_outline(state, pending):
+                self._looks_like(state, state.tracks[-1], pending, [card])
                 continue  # one card was put down, and it is reported: this is it read otherwise
             if self._off_outline(state, pending.where(card, floor)):
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
@@ -1019,6 +1042,7 @@ class CardTracker:
             state.pending.remove(pending)
 
     def _place(self, state: _ZoneState, pending: _Pending, card: Card, conf: float, frame: Frame) -> list[VisionEvent]:
+        s = self.settings
         # the same card reported elsewhere and not seen there since a hand passed: it was slid here
         for other in self.zones.values():
             if other is state:
@@ -1047,6 +1071,13 @@ class CardTracker:
         track = _Track(next(self._ids), card, state.zone.name, pending.points, conf)
         track.still_points = [p.copy() for p in pending.points]
         track.index_places = self._index_places(state, pending)
+        floor = s.pile_min_confidence if state.zone.kind == "pile" else s.min_confidence
+        rivals = [  # read as these too where it lies, as surely as a card is confirmed (not a weak guess)
+            c
+            for c, seen in pending.read_in.items()
+            if not c.same_face(card) and len(seen) >= s.confirm_frames and np.mean(pending.peaks.get(c) or 0) >= floor
+        ]
+        self._looks_like(state, track, pending, rivals)
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False
@@ -1088,6 +1119,19 @@ class CardTracker:
         places = depths(pending.points)
         off = -self.settings.off_outline_mm
         return any(d >= 0 for d in places) and all(d >= 0 or d < off for d in places)
+
+    def _looks_like(self, state: _ZoneState, track: _Track, pending: _Pending, cards: Iterable[Card]) -> None:
+        """Remember that ``track``, the card just put down and reported, was read as each of ``cards`` at the
+        places of ``pending`` that lie on it (``_Track.looks``). Only with its outline known: what lies on it is
+        it."""
+        if state.outline is None:
+            return
+        outline = state.outline.astype(np.float32)
+        for card in cards:
+            for p in pending.where(card):
+                on_it = cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0
+                if on_it and not _close([p], [q for c, q in track.looks if c == card], self.settings.same_place_mm):
+                    track.looks.append((card, p.copy()))
 
     def _off_outline(self, state: _ZoneState, points: list[np.ndarray]) -> bool:
         """Whether a reading seen at ``points`` lies wholly off the one card put down in this still run (its
