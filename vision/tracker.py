@@ -212,8 +212,9 @@ class _Track:
     corners it was read at): the reader reads there in still frames in which the detector does not see it,
     so that a card only the outline could read is not taken for gone while it lies there."""
     looks: list[tuple[Card, np.ndarray]] = field(default_factory=list)
-    """Other cards it was read as, and where (table mm), while it lay on top just put down: readings on it
-    once it was reported, dropped as it read otherwise (:meth:`CardTracker._on_reported_outline`). The same
+    """Other cards it was read as, and where (table mm), while it lay on top just put down: its places' rival
+    readings as sure as a card confirmed, and readings on it after it was reported, dropped as it read otherwise
+    (:meth:`CardTracker._on_reported_outline`). The same
     ink at the same place reads the same way again when it comes back into view, with no card put down to
     say what it is (:meth:`CardTracker._match_track`)."""
 

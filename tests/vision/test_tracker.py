@@ -927,19 +927,23 @@ def test_the_new_cards_other_corner_paired_with_a_covered_cards_corner_read_alik
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5C"), C("QC")]
 
 
-def test_a_card_read_otherwise_where_it_lies_is_no_new_card_when_the_card_laid_on_it_is_taken_back():
-    # tango_nuevo prints a bare rank in its corner: a 6S put down on the pile is read 9S (0.6-0.75) by a box at
-    # its index in every frame, and reported 6S only because its own pips are read where its outline puts them
-    # (here a second, surer reading at the same place). A 6H is laid on it, then taken back: the 6S lies on top
-    # again, read 9S, with no card put down to say what it is. It is the 6S, not a 9S played.
-    t = Table("makao")
+def _six_read_as_nine(t: Table) -> tuple[float, float, np.ndarray]:
+    """tango_nuevo prints a bare rank in its corner: a 6S put down on the pile is read 9S (0.6-0.75) by a box at
+    its index in every frame, and reported 6S only because its own pips are read where its outline puts them
+    (here a second, surer reading at the same place). Returns the pile's middle and the mat with the 6S."""
     cx, cy = t.layout.zone("pile").center
     t.still(frames=4)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0)
-    six_alone = t.background.copy()
-    nine = _det(C("9S"), cx - 24.5, cy - 31, conf=0.62)
-    t.still([_det(C("6S"), cx - 24.5, cy - 31, conf=0.97), nine], frames=6)
+    t.still([_det(C("6S"), cx - 24.5, cy - 31, conf=0.97), _det(C("9S"), cx - 24.5, cy - 31, conf=0.62)], frames=6)
+    return cx, cy, t.background.copy()
+
+
+def test_a_card_read_otherwise_where_it_lies_is_no_new_card_when_the_card_laid_on_it_is_taken_back():
+    # The 6S read 9S; a 6H is laid on it, then taken back: the 6S lies on top again, read 9S, with no card put
+    # down to say what it is. It is the 6S, not a 9S played.
+    t = Table("makao")
+    cx, cy, six_alone = _six_read_as_nine(t)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=20, colour=(150, 200, 240))
     t.still(t.corners("6H", "pile", shift=(20, 0)), frames=6)
@@ -950,14 +954,10 @@ def test_a_card_read_otherwise_where_it_lies_is_no_new_card_when_the_card_laid_o
 
 
 def test_a_card_put_down_on_one_read_as_it_is_a_card_played():
-    # The 6S read 9S as above; then a 9S is put down on it, its index almost where the 6S's was. What lies on
-    # top is the card put down: a 9S played.
+    # The 6S read 9S; then a 9S is put down on it, its index almost where the 6S's was. What lies on top is the
+    # card put down: a 9S played.
     t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0)
-    t.still([_det(C("6S"), cx - 24.5, cy - 31, conf=0.97), _det(C("9S"), cx - 24.5, cy - 31, conf=0.62)], frames=6)
+    _six_read_as_nine(t)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=6, colour=(150, 200, 240))
     t.still(t.corners("9S", "pile", shift=(6, 0), conf=0.7), frames=6)
