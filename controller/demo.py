@@ -70,7 +70,8 @@ class DemoOptions:
     seed: int = 0
     out: Path = Path("runs/demo")
     headless: bool = False
-    broker: str | None = None
+    broker: tuple[str, int] | None = None
+    """An MQTT broker's host and port to publish to; None starts an embedded one."""
     table: str = "demo"
     feed: bool = True
     quiet: bool = False
@@ -195,11 +196,7 @@ class Demo:
         from controller.outputs import FeedOutput
 
         opts = self.opts
-        host: str | None = None
-        port = 1883
-        if opts.broker:
-            host, _, p = opts.broker.rpartition(":")
-            host, port = (host or p, int(p)) if host else (opts.broker, 1883)
+        host, port = opts.broker if opts.broker else (None, 1883)
         try:
             feed = Feed.open(FeedConfig(table_id=opts.table, host=host, port=port))
         except Exception as exc:  # the feed is an output: the demo goes on without it

@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from controller.cli.addresses import host_port
+
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"
 
@@ -25,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--headless", action="store_true", help="no spectator server, no waiting")
     parser.add_argument("--report", type=Path, help="write the JSON report here too")
-    parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: an embedded one)")
+    parser.add_argument(
+        "--broker", type=host_port, metavar="HOST:PORT", help="an MQTT broker to publish to (default: an embedded one)"
+    )
     parser.add_argument("--no-feed", action="store_true", help="no MQTT feed at all")
     parser.add_argument("--table", default="demo", help="table id (MQTT topic level)")
     parser.add_argument("--out", type=Path, default=Path("runs/demo"), help="output folder (default runs/demo)")
@@ -50,9 +54,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.hands < 1:
         print("cardtable demo: --hands must be at least 1", file=sys.stderr)
-        return 2
-    if args.broker and ":" not in args.broker:
-        print(f"cardtable demo: --broker {args.broker!r} must be HOST:PORT", file=sys.stderr)
         return 2
     opts = DemoOptions(
         game=args.game,

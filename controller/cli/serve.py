@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from controller.cli.addresses import tcp_port
+
 NAME = "serve"
 HELP = "serve the spectator phone page locally (give it the broker's websockets URL)"
 
@@ -22,7 +24,7 @@ PAGE_DIR = _IN_CHECKOUT if _IN_CHECKOUT.is_dir() else Path("/usr/share/cardtable
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for phones on the LAN)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    parser.add_argument("--port", type=tcp_port, default=8000, help="HTTP port (default 8000)")
     parser.add_argument("--broker", default="ws://127.0.0.1:9001", help="broker websockets URL for the page")
     parser.add_argument("--table", default=None, help="table id to follow (default: the first one seen)")
 

@@ -92,6 +92,7 @@ class Feed:
         self._closed = False
         self._last_state: str | None = self._outbox.saved_state()
         self.connect_error: str | None = None
+        self._unreachable_told = False  # the broker could not be reached, and the log has said so once
 
         host, port = config.host, config.port
         if host is None:
@@ -102,6 +103,7 @@ class Feed:
             )
             self.broker.start()
             host, port = self.broker.bind, self.broker.tcp_port
+        self._address = f"{host}:{port}"
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -118,6 +120,7 @@ class Feed:
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_publish = self._on_publish
         client.on_message = self._on_message
         self._client = client
@@ -308,7 +311,8 @@ class Feed:
             log.error("broker refused the connection: %s", reason_code)
             return
         self.connect_error = None
-        log.info("connected to the broker")
+        self._unreachable_told = False
+        log.info("connected to the broker at %s", self._address)
         client.subscribe(self.topics.control, qos=1)
         # After a broker restart without persistence the retained topics are gone: put them back.
         # These two go out at once (other topics; their order against events does not matter).
@@ -316,6 +320,15 @@ class Feed:
             self._publish_now(self.topics.state, self._last_state, True, None)
         self._connected.set()
         self._online_mid = self._publish_now(self.topics.status, STATUS_ONLINE, True, None)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        """paho tried to open the connection and could not (no such host, refused, unreachable) and will
+        try again. Said once per outage, since a wrong ``--broker`` or ``[feed] host`` otherwise fails in
+        silence while the table referees on; the events wait in the outbox and go once it is reachable."""
+        self.connect_error = f"cannot reach the broker at {self._address}"
+        if not self._unreachable_told and not self._closed:
+            self._unreachable_told = True
+            log.warning("%s; retrying, and events are kept until it answers", self.connect_error)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         self._connected.clear()

@@ -16,6 +16,8 @@ import json
 import sys
 from typing import Any
 
+from controller.cli.addresses import host_port
+
 NAME = "feed"
 HELP = "MQTT feed fan-out: p99 latency and losses with many spectators on loopback"
 
@@ -25,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=10.0, help="events per second (default 10)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to publish (default 30)")
     parser.add_argument("--processes", type=int, default=2, help="subscriber processes (default 2)")
-    parser.add_argument("--broker", metavar="HOST:PORT", help="use this broker instead of starting mosquitto")
+    parser.add_argument(
+        "--broker", type=host_port, metavar="HOST:PORT", help="use this broker instead of starting mosquitto"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
 
 
@@ -201,11 +205,7 @@ def run(args: argparse.Namespace) -> int:
     tmp = tempfile.TemporaryDirectory(prefix="cardtable-bench-feed-")
     broker: Mosquitto | None = None
     if args.broker:
-        host, _, port_text = args.broker.rpartition(":")
-        if not host or not port_text.isdigit():
-            print(f"bench feed: --broker must be HOST:PORT, not {args.broker!r}", file=sys.stderr)
-            return 2
-        port = int(port_text)
+        host, port = args.broker
     else:
         try:
             broker = Mosquitto.plain(Path(tmp.name) / "broker", max_queued=100000)
