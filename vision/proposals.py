@@ -65,10 +65,15 @@ def changed_card(
     level_a, level_b = float(np.median(_grey(before))), float(np.median(_grey(now)))
     if level_b > 1:
         b *= level_a / level_b
-    diff = np.abs(b - a)
-    if diff.ndim == 3:
-        diff = diff.max(axis=2)
-    mask = (diff > threshold).astype(np.uint8)
+    diff = _change(a, b)
+    if NOISE_CUT * float(np.median(diff)) > threshold:
+        # Most of the view did not change, so its typical change is the camera's noise between two frames. A dim
+        # room's (the gain up: 16 grey levels a pixel) crossed the threshold in a fifth of the pixels, which the
+        # closing below joined into one blob the size of the view, and no card was ever outlined. Averaged over
+        # a millimetre it falls well under; a card's edge then spreads by under a millimetre. A camera of
+        # ordinary noise is compared pixel by pixel, as before.
+        diff = _change(cv2.GaussianBlur(a, (0, 0), px_per_mm), cv2.GaussianBlur(b, (0, 0), px_per_mm))
+    mask: np.ndarray = (diff > threshold).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -101,6 +106,18 @@ def changed_card(
         if _edge_strength(now, quad) > _edge_strength(before, quad):
             return quad
     return None
+
+
+NOISE_CUT: Final = 2.5
+"""A view whose median change between two frames (the camera's noise, where a card covers less than half the
+view) is more than the threshold over this is averaged before it is compared (:func:`changed_card`): its noise
+would cross the threshold in more than about one pixel in 200."""
+
+
+def _change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How much each pixel changed from ``a`` to ``b``: the largest of its colours' changes."""
+    diff = np.abs(b - a)
+    return np.asarray(diff.max(axis=2) if diff.ndim == 3 else diff, np.float32)
 
 
 def index_quads(card: np.ndarray) -> list[np.ndarray]:

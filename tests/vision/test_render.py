@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,6 +10,7 @@ from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import calibrate
 from vision.render import Collect, Gather, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render.script import Action
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
 
@@ -59,6 +61,22 @@ def test_same_seed_same_frames_and_the_calibration_matches():
     probe = np.array([[100.0, 100.0], [500.0, 350.0]])
     px = truth.to_image(probe)
     assert np.abs(cal.to_table(px) - probe).max() < 1.5
+
+
+def test_a_camera_out_of_focus_or_streaming_mjpeg_films_the_same_table_softer_or_blockier():
+    script: list[Action] = [Place(C("2C"), "seat2", 2), Wait(1)]
+    sharp = [f.frame.image for f in _renderer(seed=9, noise_sigma=0).render(script)]
+    soft = [f.frame.image for f in _renderer(seed=9, noise_sigma=0, blur_sigma=2.0).render(script)]
+    mjpeg = [f.frame.image for f in _renderer(seed=9, noise_sigma=0, jpeg_quality=30).render(script)]
+
+    def detail(image: np.ndarray) -> float:  # how much fine detail a frame holds: its Laplacian's variance
+        return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+    assert detail(soft[-1]) < 0.5 * detail(sharp[-1])
+    # the same table, lit the same: only the pixels' fine structure differs
+    assert abs(float(soft[-1].mean()) - float(sharp[-1].mean())) < 1.0
+    assert 0 < float(np.abs(mjpeg[-1].astype(int) - sharp[-1]).mean()) < 3.0
+    assert mjpeg[-1].shape == sharp[-1].shape == (720, 1280, 3)
 
 
 def test_slide_and_pick_up_truth():

@@ -47,6 +47,12 @@ class RenderSettings:
     tilt_deg: float = 8.0
     roll_deg: float = 2.0
     noise_sigma: float = 3.0
+    blur_sigma: float = 0.0
+    """A lens out of focus (or a camera mounted higher than it was focused for): a Gaussian blur of this sigma
+    in pixels, on the light before the sensor adds its noise. 0: in focus."""
+    jpeg_quality: int | None = None
+    """Each frame compressed as JPEG at this quality and decoded again, as a USB webcam's MJPEG stream
+    delivers 1280x720 at ten frames a second; None: raw frames (a Pi camera's)."""
     flicker: float = 0.02
     vignette: float = 0.25
     hand_frames: int = 2
@@ -399,11 +405,16 @@ class TableRenderer:
             self._draw_hand(img, self.scene.hand)
         flick = 1.0 + float(self.rng.uniform(-s.flicker, s.flicker))
         img = cv2.multiply(img, self._gain, scale=flick / 255.0)
+        if s.blur_sigma > 0:
+            img = cv2.GaussianBlur(img, (0, 0), s.blur_sigma)
         if s.noise_sigma > 0:
             w, h = s.size
             dx, dy = (int(v) for v in self.rng.integers(0, 32, size=2))
             img = cv2.add(img, self._noise_pos[dy : dy + h, dx : dx + w])
             img = cv2.subtract(img, self._noise_neg[dy : dy + h, dx : dx + w])
+        if s.jpeg_quality is not None:
+            _, encoded = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, s.jpeg_quality])
+            img = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
         truth = self._truth(lying_corners)
         frame = Frame(self.index, self.index / s.fps, img)
         self.index += 1

@@ -15,6 +15,8 @@ import json
 import sys
 import time
 
+from vision.argtypes import in_range
+
 NAME = "tracker"
 HELP = "tracker on synthetic played games: confirmed once, within 5 still frames, no false events"
 
@@ -34,6 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--misread", type=float, default=0.03, help="truth recogniser: misread rate per corner")
     parser.add_argument("--miss", type=float, default=0.1, help="truth recogniser: missed corner rate")
     parser.add_argument("--noise", type=float, default=4.0, help="sensor noise sigma (grey levels)")
+    parser.add_argument(
+        "--blur",
+        type=in_range(float, 0.0, 20.0, "a blur sigma in pixels, 0..20"),
+        default=0.0,
+        help="the camera out of focus: Gaussian blur sigma in pixels (default 0, in focus)",
+    )
+    parser.add_argument(
+        "--jpeg",
+        type=in_range(int, 1, 100, "a JPEG quality in 1..100"),
+        default=None,
+        help="each frame JPEG-compressed at this quality, as a USB webcam's MJPEG stream (default: raw)",
+    )
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
     parser.add_argument(
@@ -80,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         print("cardtable bench tracker: --decks 2 is for --game makao (3-5-8 is played with one deck)", file=sys.stderr)
         return 2
     layout = layout_for(args.game)
-    settings = RenderSettings(noise_sigma=args.noise)
+    settings = RenderSettings(noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg)
     try:
         renderer = TableRenderer(layout, settings, seed=args.seed, design=args.design)
     except LayoutError as exc:
