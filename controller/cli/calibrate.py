@@ -62,7 +62,9 @@ def _calibrate(
         calibrate,
         detect_markers,
         draw_overlay,
+        edge_spread_mm,
         felt_mask,
+        focus_warning,
     )
     from vision.sources import SourceError, open_source
     from vision.zones import LayoutError, layout_for
@@ -93,8 +95,10 @@ def _calibrate(
         return 1
     found = detect_markers(image)
     warnings: tuple[str, ...] = ()
+    spread = edge_spread_mm(image, found, layout)
     if calibration is not None:
-        warnings = assess_image(image, felt_mask(calibration, layout)).warnings
+        focus = focus_warning(spread)
+        warnings = (*assess_image(image, felt_mask(calibration, layout)).warnings, *([focus] if focus else []))
     if args.picture:
         args.picture.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.picture), draw_overlay(image, layout, calibration, found, warnings))
@@ -110,7 +114,8 @@ def _calibrate(
         print(f"cardtable calibrate: cannot write {out}: {exc.strerror or exc} (run it with sudo?)", file=sys.stderr)
         return 2
     size = f"{calibration.image_size[0]}x{calibration.image_size[1]}"
-    print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm; wrote {out}")
+    sharp = "" if spread is None else f"; edges sharp to {spread:.1f} mm"
+    print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm{sharp}; wrote {out}")
     for warning in warnings:
         print(f"warning: {warning}")
     if args.picture:

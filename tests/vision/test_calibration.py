@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import (
+    FOCUS_LIMIT_MM,
     Calibration,
     CalibrationError,
     Calibrator,
@@ -15,8 +16,11 @@ from vision.calibration import (
     MarkersMissing,
     assess_image,
     calibrate,
+    detect_markers,
     draw_overlay,
+    edge_spread_mm,
     felt_mask,
+    focus_warning,
 )
 from vision.mat import render_mat
 from vision.zones import ZoneLayout, layout_for
@@ -165,6 +169,42 @@ def test_calibrate_command_saves_homography_and_picture(tmp_path, capsys):
     assert Calibration.load(out).error_mm < 0.5
     shown = cv2.imread(str(picture))
     assert shown is not None and shown.shape == image.shape
+
+
+def test_the_focus_is_measured_on_the_markers_edges_in_table_millimetres():
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    soft = cv2.GaussianBlur(image, (0, 0), 2.5)  # a lens out of focus
+    sharp_mm = edge_spread_mm(image, detect_markers(image), layout)
+    soft_mm = edge_spread_mm(soft, detect_markers(soft), layout)
+    assert sharp_mm is not None and soft_mm is not None
+    assert sharp_mm < 1.2 < FOCUS_LIMIT_MM < soft_mm
+    assert focus_warning(sharp_mm) is None
+    assert "out of focus" in (focus_warning(soft_mm) or "")
+    assert edge_spread_mm(image, {}, layout) is None  # no marker, no measure
+
+
+def test_calibrate_command_warns_when_the_lens_is_out_of_focus(tmp_path, capsys):
+    from controller.cli import main
+
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    out = tmp_path / "calib.json"
+    assert (
+        main(
+            [
+                "calibrate",
+                "--source",
+                f"folder:{_folder_of(tmp_path, cv2.GaussianBlur(image, (0, 0), 2.5))}",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    said = capsys.readouterr().out
+    assert "warning: out of focus: a sharp edge spreads over" in said and "focus the lens" in said
+    assert out.exists()  # the calibration itself is still good: the warning asks for a better picture
 
 
 def test_calibrate_command_names_missing_markers(tmp_path, capsys):
