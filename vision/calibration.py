@@ -184,6 +184,14 @@ def calibrate_from_markers(
     return Calibration(h, image_size, error, {i: found[i] for i in seen}, layout.game, (layout.width, layout.height))
 
 
+FOCUS_LIMIT_MM = 2.0
+"""The widest edge spread (:func:`edge_spread_mm`) a calibration picture may show without a warning to focus.
+Measured on the synthetic table (about 2 px per mm) with the trained models: a lens blurring by a Gaussian of
+1 px spreads the markers' edges over 1.8 mm and every card was read (Makao and 3-5-8, six seeds each); 1.5 px,
+2.4 mm, and the first cards were asked about; 2 px, 3.1 mm, and most of a pile was asked about and 3-5-8 cards
+were misread (``cardtable bench tracker --recogniser onnx --blur S``)."""
+
+
 @dataclass(frozen=True)
 class CalibratorSettings:
     """When the :class:`Calibrator` looks again and what counts as a bump."""
@@ -196,6 +204,9 @@ class CalibratorSettings:
     """Consecutive drifted checks before recalibrating (a hand over a marker is not a bump)."""
     min_markers: int = 3
     """Markers needed to redo the homography mid-game (players' arms hide one now and then)."""
+    focus_limit_mm: float = FOCUS_LIMIT_MM
+    """Edge spread (:func:`edge_spread_mm`) over which the camera is out of focus, on ``confirm_checks`` checks in
+    a row: logged once, and said again when it is back in focus."""
 
 
 class Calibrator:
@@ -213,6 +224,12 @@ class Calibrator:
         self._drifted = 0
         self.recalibrations = 0
         self.last_drift_px: float | None = None
+        self.last_edge_spread_mm: float | None = None
+        self._blurred = 0
+        self.out_of_focus = False
+        """The markers' edges spread over ``focus_limit_mm`` on ``confirm_checks`` checks in a row. Why watched in
+        play and not only at ``cardtable calibrate``: a lens knocked or left loose drifts out of focus, and the
+        table then asks about most cards and misreads some (docs/mat-and-calibration.md, Focus)."""
 
     def update(self, index: int, image: np.ndarray) -> Calibration | None:
         if self.calibration is not None and index % self.settings.check_every != 0:
@@ -227,6 +244,7 @@ class Calibrator:
                 return None
             self.recalibrations += 1
             return self.calibration
+        self._watch_focus(found, image)
         drift = self.drift(found)
         self.last_drift_px = drift
         if drift is None or drift <= self.settings.drift_px:
@@ -245,6 +263,21 @@ class Calibrator:
         self._drifted = 0
         self.recalibrations += 1
         return new
+
+    def _watch_focus(self, found: dict[int, np.ndarray], image: np.ndarray) -> None:
+        spread = edge_spread_mm(image, found, self.layout)
+        self.last_edge_spread_mm = spread
+        if spread is None:
+            return  # no marker in view (arms over them): nothing measured, nothing changed
+        if spread <= self.settings.focus_limit_mm:
+            if self.out_of_focus:
+                log.info("camera back in focus: edges sharp to %.1f mm", spread)
+            self._blurred, self.out_of_focus = 0, False
+            return
+        self._blurred += 1
+        if self._blurred >= self.settings.confirm_checks and not self.out_of_focus:
+            self.out_of_focus = True
+            log.warning("camera %s", focus_warning(spread, self.settings.focus_limit_mm))
 
     def drift(self, found: dict[int, np.ndarray]) -> float | None:
         """Median distance in pixels between the markers seen now and where the calibration puts them."""
@@ -331,14 +364,6 @@ def edge_spread_mm(image: np.ndarray, found: dict[int, np.ndarray], layout: Zone
                 if width is not None:
                     widths.append(width / px_per_mm)
     return float(np.median(widths)) if widths else None
-
-
-FOCUS_LIMIT_MM = 2.0
-"""The widest edge spread (:func:`edge_spread_mm`) a calibration picture may show without a warning to focus.
-Measured on the synthetic table (about 2 px per mm) with the trained models: a lens blurring by a Gaussian of
-1 px spreads the markers' edges over 1.8 mm and every card was read (Makao and 3-5-8, six seeds each); 1.5 px,
-2.4 mm, and the first cards were asked about; 2 px, 3.1 mm, and most of a pile was asked about and 3-5-8 cards
-were misread (``cardtable bench tracker --recogniser onnx --blur S``)."""
 
 
 def focus_warning(spread_mm: float | None, limit_mm: float = FOCUS_LIMIT_MM) -> str | None:

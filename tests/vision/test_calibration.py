@@ -1,6 +1,7 @@
 """Calibration finds the mat in a camera view and maps pixels to table millimetres."""
 
 import json
+import logging
 from pathlib import Path
 
 import cv2
@@ -132,6 +133,25 @@ def test_calibrator_ignores_a_hand_over_one_check():
     assert calibrator.update(2, image) is None  # back where it was
     assert calibrator.update(3, bumped) is None
     assert calibrator.recalibrations == 0
+
+
+def test_calibrator_says_once_when_the_camera_drifts_out_of_focus_during_play_and_again_when_it_is_back(caplog):
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    soft = cv2.GaussianBlur(image, (0, 0), 2.5)  # a loose lens, turned by a knock
+    calibrator = Calibrator(layout, calibrate(image, layout), CalibratorSettings(check_every=1, confirm_checks=2))
+    caplog.set_level(logging.INFO, logger="vision.calibration")
+    calibrator.update(1, image)
+    calibrator.update(2, soft)
+    assert not calibrator.out_of_focus  # one soft look is not enough: a hand's blur passes over
+    for i in range(3, 7):
+        calibrator.update(i, soft)
+    assert calibrator.out_of_focus and calibrator.recalibrations == 0
+    warned = [r.getMessage() for r in caplog.records if "out of focus" in r.getMessage()]
+    assert len(warned) == 1 and "focus the lens on the mat" in warned[0]
+    calibrator.update(7, image)
+    assert not calibrator.out_of_focus
+    assert any("back in focus" in r.getMessage() for r in caplog.records)
 
 
 def test_glare_and_darkness_are_reported():
