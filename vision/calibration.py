@@ -339,10 +339,9 @@ def edge_spread_mm(image: np.ndarray, found: dict[int, np.ndarray], layout: Zone
     Why: a card's corner index is a few millimetres of ink, and a lens out of focus by a Gaussian of 2 pixels
     at the table's scale (about 2 px per mm) left most cards of a Makao pile unreadable (:data:`FOCUS_LIMIT_MM`).
     The markers are the one thing of known sharpness in every calibration picture."""
-    gray = (image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).astype(np.float32)
     sizes = {m.id: m.size for m in layout.markers}
+    steps = np.arange(-1.0, 1.0 + 1e-9, 0.05)  # across the edge, in units of each marker's reach below
     widths: list[float] = []
-    steps = np.arange(-1.0, 1.0 + 1e-9, 0.05)  # across the edge, in units of the reach below
     for marker_id, corners in found.items():
         if marker_id not in sizes:
             continue
@@ -350,19 +349,22 @@ def edge_spread_mm(image: np.ndarray, found: dict[int, np.ndarray], layout: Zone
         reach = side_px / 7  # the black border is a sixth of the side; the white square round it as wide
         if reach < 2:
             continue
-        px_per_mm = side_px / sizes[marker_id]
+        lines = []
         for k in range(4):
             a, b = corners[k], corners[(k + 1) % 4]
             along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
             outward = np.array([along[1], -along[0]])  # OpenCV's corners go clockwise in the image
-            for t in np.linspace(0.2, 0.8, 7):
-                points = a + t * (b - a) + np.outer(steps * reach, outward)
-                profile = cv2.remap(
-                    gray, points[:, 0:1].astype(np.float32), points[:, 1:2].astype(np.float32), cv2.INTER_LINEAR
-                ).ravel()
-                width = _rise_width(profile, float(steps[1] - steps[0]) * reach)
-                if width is not None:
-                    widths.append(width / px_per_mm)
+            lines += [a + t * (b - a) + np.outer(steps * reach, outward) for t in np.linspace(0.2, 0.8, 7)]
+        points = np.asarray(lines, np.float32)  # profiles x samples x 2, read from the marker's part of the image
+        x0, y0 = (max(0, int(v) - 2) for v in points.reshape(-1, 2).min(axis=0))
+        x1, y1 = (int(v) + 3 for v in points.reshape(-1, 2).max(axis=0))
+        part = image[y0:y1, x0:x1]
+        if part.size == 0:
+            continue
+        gray = (part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+        profiles = cv2.remap(gray, points[..., 0] - x0, points[..., 1] - y0, cv2.INTER_LINEAR)
+        step_mm = float(steps[1] - steps[0]) * reach * sizes[marker_id] / side_px
+        widths += [w for w in (_rise_width(p, step_mm) for p in profiles) if w is not None]
     return float(np.median(widths)) if widths else None
 
 
