@@ -362,7 +362,9 @@ def edge_spread_mm(image: np.ndarray, found: dict[int, np.ndarray], layout: Zone
         if part.size == 0:
             continue
         gray = (part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)).astype(np.float32)
-        profiles = cv2.remap(gray, points[..., 0] - x0, points[..., 1] - y0, cv2.INTER_LINEAR)
+        profiles = cv2.remap(
+            gray, points[..., 0] - x0, points[..., 1] - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )  # (a marker at the frame's edge: no black made up beyond it)
         step_mm = float(steps[1] - steps[0]) * reach * sizes[marker_id] / side_px
         widths += [w for w in (_rise_width(p, step_mm) for p in profiles) if w is not None]
     return float(np.median(widths)) if widths else None

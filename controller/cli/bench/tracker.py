@@ -43,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the camera out of focus: Gaussian blur sigma in pixels (default 0, in focus)",
     )
     parser.add_argument(
+        "--flicker",
+        type=in_range(float, 0.0, 0.5, "a flicker share in 0..0.5"),
+        default=0.02,
+        help="frame-to-frame brightness change, a share (default 0.02; mains-lit rooms and auto-exposure flicker more)",
+    )
+    parser.add_argument(
         "--jpeg",
         type=in_range(int, 1, 100, "a JPEG quality in 1..100"),
         default=None,
@@ -94,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         print("cardtable bench tracker: --decks 2 is for --game makao (3-5-8 is played with one deck)", file=sys.stderr)
         return 2
     layout = layout_for(args.game)
-    settings = RenderSettings(noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg)
+    settings = RenderSettings(
+        noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg, flicker=args.flicker
+    )
     try:
         renderer = TableRenderer(layout, settings, seed=args.seed, design=args.design)
     except LayoutError as exc:
