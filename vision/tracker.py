@@ -743,6 +743,7 @@ class CardTracker:
         # a card seen by a look (read as another card where it read so before) is seen, but silences nothing: a
         # weak box read AC where an AS once read so would make a QS put down beside it a misread of the AS
         witnesses = [(obs, track) for obs, track in matched if track.card.same_face(obs.card)]
+        witnessed = {track.id for _, track in witnesses}
         seen_points = [p for obs, _ in witnesses for p in obs.points]
         seen_boxes = [
             (b, c)
@@ -804,16 +805,19 @@ class CardTracker:
             for c, pr in obs.candidates.items():
                 pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
             # a reported card's corner was here and is not read this frame: this reading took its place. On a
-            # pile only while that card is still seen elsewhere and was read at this very place since the last
+            # pile only while that card is still read as itself elsewhere (seen by a look it silences nothing: a
+            # tango_nuevo KC put down was asked about, its sure readings taken for a covered 2C's, because a weak
+            # 7C on the KC stood where the 2C had once read 7C) and was read at this very place since the last
             # hand passed (else the card just played has covered that corner). Two corners with the same
             # reading are a whole card, never a misread of one corner.
             if (
                 len(obs.points) == 1
                 and any(
-                    (t.id in seen and _close(obs.points, t.still_points, s.match_radius_mm))
+                    (t.id in witnessed and _close(obs.points, t.still_points, s.match_radius_mm))
                     if pile
                     else (
-                        (t.id in seen or t.missing < s.gone_frames) and _close(obs.points, t.points, s.match_radius_mm)
+                        (t.id in witnessed or t.missing < s.gone_frames)
+                        and _close(obs.points, t.points, s.match_radius_mm)
                     )
                     for t in state.tracks
                 )

@@ -964,6 +964,20 @@ def test_a_card_put_down_on_one_read_as_it_is_a_card_played():
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("6S"), C("9S")]
 
 
+def test_a_card_put_down_beside_the_peeking_corner_of_one_read_otherwise_is_a_card_played():
+    # The 6S read 9S; a 6H is laid on it two centimetres over, so that the 6S's index still peeks out, read 9S:
+    # the 6S seen again. That must not make the 6H, read surely at its one index in view two centimetres away,
+    # a misread of the 6S (tango_nuevo's Makao pile, seed 5: a KC put down where a covered 2C had been read 7C was
+    # asked about, its own sure readings taken for the 2C's; a card seen by a look silences nothing).
+    t = Table("makao")
+    cx, cy, _ = _six_read_as_nine(t)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=20, colour=(150, 200, 240))
+    six_h = t.corners("6H", "pile", shift=(20, 0))[:1]  # its lower corner under a player's sleeve
+    t.still([*six_h, _det(C("9S"), cx - 24.5, cy - 31, conf=0.62)], frames=6)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("6S"), C("6H")]
+
+
 def test_the_card_asked_about_read_at_last_says_so_and_a_card_put_down_after_it_does_not():
     # The card put down on the 5H is asked about; a hand passes over the pile without putting anything down,
     # and then the card reads surely (10S): it is the card asked about, which the player may have named
