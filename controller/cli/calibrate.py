@@ -95,8 +95,9 @@ def _calibrate(
         return 1
     found = detect_markers(image)
     warnings: tuple[str, ...] = ()
-    spread = edge_spread_mm(image, found, layout)
+    spread: float | None = None
     if calibration is not None:
+        spread = edge_spread_mm(image, found, layout)
         focus = focus_warning(spread)
         warnings = (*assess_image(image, felt_mask(calibration, layout)).warnings, *([focus] if focus else []))
     if args.picture:

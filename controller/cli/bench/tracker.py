@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 
 from vision.argtypes import in_range
 
@@ -45,8 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--flicker",
         type=in_range(float, 0.0, 0.5, "a flicker share in 0..0.5"),
-        default=0.02,
-        help="frame-to-frame brightness change, a share (default 0.02; mains-lit rooms and auto-exposure flicker more)",
+        default=None,
+        help="frame-to-frame brightness change, a share (default: the renderer's, 0.02; mains-lit rooms and "
+        "auto-exposure flicker more)",
     )
     parser.add_argument(
         "--jpeg",
@@ -100,9 +102,9 @@ def run(args: argparse.Namespace) -> int:
         print("cardtable bench tracker: --decks 2 is for --game makao (3-5-8 is played with one deck)", file=sys.stderr)
         return 2
     layout = layout_for(args.game)
-    settings = RenderSettings(
-        noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg, flicker=args.flicker
-    )
+    settings = RenderSettings(noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg)
+    if args.flicker is not None:
+        settings = replace(settings, flicker=args.flicker)
     try:
         renderer = TableRenderer(layout, settings, seed=args.seed, design=args.design)
     except LayoutError as exc:
