@@ -61,19 +61,7 @@ def changed_card(
     """
     if before.shape != now.shape or before.size == 0:
         return None
-    a, b = before.astype(np.float32), now.astype(np.float32)
-    level_a, level_b = float(np.median(_grey(before))), float(np.median(_grey(now)))
-    if level_b > 1:
-        b *= level_a / level_b
-    diff = _change(a, b)
-    if NOISE_CUT * float(np.median(diff)) > threshold:
-        # Most of the view did not change, so its typical change is the camera's noise between two frames. A dim
-        # room's (the gain up: 16 grey levels a pixel) crossed the threshold in a fifth of the pixels, which the
-        # closing below joined into one blob the size of the view, and no card was ever outlined. Averaged over
-        # a millimetre it falls well under; a card's edge then spreads by under a millimetre. A camera of
-        # ordinary noise is compared pixel by pixel, as before (NOISE_CUT).
-        diff = _change(cv2.GaussianBlur(a, (0, 0), px_per_mm), cv2.GaussianBlur(b, (0, 0), px_per_mm))
-    mask: np.ndarray = (diff > threshold).astype(np.uint8)
+    mask: np.ndarray = changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -116,6 +104,52 @@ tracker's threshold of 40 that is a median over 11 grey levels: a camera noisy b
 the views of noise 12 were still compared pixel by pixel, and one outline in a 40-card pile was missed: a
 covered AH's corner beside the card put down was then reported as a card played (``cardtable bench tracker
 --recogniser onnx --game makao --noise 12 --seed 4``)."""
+
+
+def changed_pixels(before: np.ndarray, now: np.ndarray, *, threshold: float, px_per_mm: float = 1.0) -> np.ndarray:
+    """Which pixels of two top-down views of the same part of the table (equal shapes) changed by more than
+    ``threshold`` grey levels in any channel, after evening out the views' overall brightness (auto-exposure
+    shifts it), as a boolean array: what :func:`changed_card` outlines and :func:`unchanged_at` asks about."""
+    a, b = before.astype(np.float32), now.astype(np.float32)
+    level_a, level_b = float(np.median(_grey(before))), float(np.median(_grey(now)))
+    if level_b > 1:
+        b *= level_a / level_b
+    diff = _change(a, b)
+    if NOISE_CUT * float(np.median(diff)) > threshold:
+        # Most of the view did not change, so its typical change is the camera's noise between two frames. A dim
+        # room's (the gain up: 16 grey levels a pixel) crossed the threshold in a fifth of the pixels, which the
+        # closing in changed_card joined into one blob the size of the view, and no card was ever outlined.
+        # Averaged over a millimetre it falls well under; a card's edge then spreads by under a millimetre. A
+        # camera of ordinary noise is compared pixel by pixel, as before (NOISE_CUT).
+        diff = _change(cv2.GaussianBlur(a, (0, 0), px_per_mm), cv2.GaussianBlur(b, (0, 0), px_per_mm))
+    return np.asarray(diff > threshold)
+
+
+INDEX_CORE_MM: Final = 6.0
+"""The radius (table mm) around a reading's place that :func:`unchanged_at` looks at: the middle of a corner
+index (about 10 x 22 mm), whose ink a card put down there replaces, and not the card edges a few millimetres
+beside a covered card's peeking corner, which a card put down next to it does bring."""
+
+
+def unchanged_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_per_mm: float = 1.0) -> bool:
+    """Whether, in the ``changed`` map of :func:`changed_pixels`, less than ``share`` of the pixels within
+    :data:`INDEX_CORE_MM` of each of ``points`` (``(n, 2)`` pixels of those views) changed, while more than an
+    index's worth of them changed elsewhere: what is read there lay there before the change. A card put down
+    with its index at such a place changes a third to a half of them (its ink where paper or another index
+    was); a covered card's corner left peeking out beside it, none. Views that hardly changed anywhere say
+    nothing of what lay where (a hand came and went): False."""
+    radius = INDEX_CORE_MM * px_per_mm
+    if not len(points) or int(changed.sum()) < np.pi * radius * radius:
+        return False
+    height, width = changed.shape
+    for x, y in np.asarray(points, np.float64):
+        left, top = max(0, int(x - radius)), max(0, int(y - radius))
+        right, bottom = min(width, int(x + radius) + 2), min(height, int(y + radius) + 2)
+        ys, xs = np.mgrid[top:bottom, left:right]
+        disc = (xs - x) ** 2 + (ys - y) ** 2 <= radius * radius
+        if not disc.any() or float(changed[top:bottom, left:right][disc].mean()) >= share:
+            return False
+    return True
 
 
 def _change(a: np.ndarray, b: np.ndarray) -> np.ndarray:

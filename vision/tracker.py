@@ -60,7 +60,7 @@ from engine.cards import Card
 from vision.calibration import Calibration
 from vision.detections import BoxReader, Detection, Region, box_overlap, box_overlaps
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
-from vision.proposals import changed_card, index_quads
+from vision.proposals import changed_card, changed_pixels, index_quads, unchanged_at
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -143,6 +143,13 @@ class TrackerSettings:
     outline) does not silence the other readings of its index (``same_index``): that card lies on top, so what
     is read there is the new card, read otherwise. The new card's own indices sit 6 mm and more inside its edge;
     covered cards' corners peeking out beside it lie outside it (``off_outline_mm``)."""
+    unchanged_share: float = 0.1
+    """On a pile, a reading at places where less than this share of the ink changed since the zone's view before
+    the hand (within 6 mm of each, :func:`vision.proposals.unchanged_at`) lay there before: a covered card's
+    corner, read otherwise now that the card put down beside it changed what its crop shows. It is no card
+    played, also when no outline of the new card was found to say so (``off_outline_mm``): a card put down white
+    on white, almost onto the one beneath, changes too little of the view to be outlined. A card's index put
+    down at a place changes about half of it; a covered corner, none."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -158,7 +165,7 @@ class TrackerSettings:
     def __post_init__(self) -> None:
         # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
         # minority reading confirmed (agreement); above 1 nothing would ever be
-        for name in ("agreement", "same_index"):
+        for name in ("agreement", "same_index", "unchanged_share"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
@@ -1006,6 +1013,8 @@ class CardTracker:
                 continue  # one card was put down, and it is reported: this is it read otherwise
             if self._off_outline(state, pending.where(card, floor)):
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
+            if state.zone.kind == "pile" and self._unchanged(state, pending.where(card, floor), frame.image):
+                continue  # nothing changed where it is read since before the hand: it lay here, a covered corner
             events += self._place(state, pending, card, conf, frame)
         return events
 
@@ -1148,6 +1157,22 @@ class CardTracker:
         outline = state.outline.astype(np.float32)
         reach = -self.settings.off_outline_mm
         return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in points)
+
+    def _unchanged(self, state: _ZoneState, points: list[np.ndarray], image: np.ndarray) -> bool:
+        """Whether a reading at ``points`` (table mm) lies where the zone's view has not changed since before the
+        hand came, while the hand did change it elsewhere (``unchanged_share``, :func:`vision.proposals.unchanged_at`).
+        Why: a Makao demo (four players, seed 4) laid an AS almost onto the AH, too little change to outline it,
+        and a covered 9H's corner peeking out beside it, read 6H 0.25 before, read 6H 0.6 once the AS's edge lay
+        beside it: it was reported as the next player's card, and every turn after it went to the wrong player
+        (13 cards, six violations that nobody committed); later in that game a 3C laid so did the same with a
+        covered QD's corner, never read before. Not for the card the player was asked about
+        (``_ZoneState.asked``), read at last where it lay."""
+        if state.asked or state.before is None or state.before.shape != image.shape or not points:
+            return False
+        now, origin = self._top_down(state, image)
+        before, _ = self._top_down(state, state.before)
+        changed = changed_pixels(before, now, threshold=self.settings.change_threshold)
+        return unchanged_at(changed, np.array(points) - origin, share=self.settings.unchanged_share)
 
     def _second_copy(self, state: _ZoneState, track: _Track, obs: _Obs) -> bool:
         """Whether ``obs``, read as ``track``'s face inside the card just put down, is that face's other copy

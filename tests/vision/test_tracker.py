@@ -1165,3 +1165,39 @@ def test_a_tracker_for_no_deck_is_a_clear_error():
     )
     with pytest.raises(ValueError, match="decks must be at least 1, not 0"):
         CardTracker(layout, calibration, decks=0)
+
+
+def _ink(t: Table, x: float, y: float) -> None:
+    """A corner index's ink (8 x 18 mm, dark) centred at ``x, y`` (table mm) on the mat as it lies now."""
+    t.background = t.background.copy()
+    top_left, bottom_right = (round((x - 4) * PPM), round((y - 9) * PPM)), (round((x + 4) * PPM), round((y + 9) * PPM))
+    cv2.rectangle(t.background, top_left, bottom_right, (40, 40, 40), -1)
+
+
+def _white_card(t: Table, shift: float) -> None:
+    """A white card put down in the middle of the pile, ``shift`` mm to the right, its two indices inked."""
+    cx, cy = t.layout.zone("pile").center
+    _lay_card(t, "pile", 0.0, shift=shift)
+    _ink(t, cx + shift - 24.5, cy - 31)
+    _ink(t, cx + shift + 24.5, cy + 31)
+
+
+def test_a_covered_cards_corner_read_surely_once_a_card_lies_beside_it_is_no_card_played():
+    # The demo deck's Makao, four players, seed 4: an AS laid almost onto the AH, white on white, too little
+    # change to outline it. A covered 9H's corner peeking out beside them, read 6H 0.25 before, read 6H 0.6 once
+    # the AS's edge lay beside it, was reported as the next player's card, and every turn after went to the wrong
+    # player. Nothing changed where it is read since before the hand: it lay there, it is no card played.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    _white_card(t, shift=30)  # on the pile before the camera came; only its lower index will peek out
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card(t, shift=0)  # the AH, over all of it but that index
+    weak = _det(C("6H"), cx + 54.5, cy + 31, conf=0.25)
+    t.still([*t.corners("AH", "pile"), weak], frames=6)
+    t.hand_over("pile")
+    _white_card(t, shift=5)  # the AS, almost onto the AH
+    sure = _det(C("6H"), cx + 54.5, cy + 31, conf=0.62)
+    t.still([*t.corners("AS", "pile", shift=(5, 0)), sure], frames=10)
+    assert t.tracker.zones["pile"].outline is None  # nothing said which card was put down
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AH"), C("AS")]
