@@ -144,12 +144,13 @@ class TrackerSettings:
     is read there is the new card, read otherwise. The new card's own indices sit 6 mm and more inside its edge;
     covered cards' corners peeking out beside it lie outside it (``off_outline_mm``)."""
     unchanged_share: float = 0.1
-    """On a pile, a reading at places where less than this share of the ink changed since the zone's view before
+    """On a pile, a reading at places where less than this share of the pixels changed since the zone's view before
     the hand (within 6 mm of each, :func:`vision.proposals.unchanged_at`) lay there before: a covered card's
     corner, read otherwise now that the card put down beside it changed what its crop shows. It is no card
     played, also when no outline of the new card was found to say so (``off_outline_mm``): a card put down white
     on white, almost onto the one beneath, changes too little of the view to be outlined. A card's index put
-    down at a place changes about half of it; a covered corner, none."""
+    down at a place changes a third or more of it (0.31 at the least over 433 pile cards of the demo deck and
+    tango_nuevo, median 0.70); a covered corner, none."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""

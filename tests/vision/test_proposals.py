@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.proposals import INDEX_AT, changed_card, index_quads
+from vision.proposals import INDEX_AT, changed_card, changed_pixels, index_quads, unchanged_at
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.zones import CARD_SIZE_MM
 
@@ -135,3 +135,19 @@ def test_a_jumbo_ten_lies_whole_and_centred_in_the_crop_of_one_place():
         if abs((x1 + x2) / 2 - glyph_centre) < side / 6:
             best = max(best, inside)
     assert best > 0.95
+
+
+def test_only_what_the_hand_left_alone_is_unchanged():
+    # A card lay on the felt with a corner index (dark ink) at (60, 60); another card is put down over the rest
+    # of the view, its own index at (150, 170). The first index is unchanged, the new card's is not; with nothing
+    # changed anywhere the views say nothing of what lay where.
+    before = _with_card(_view(), _card_corners(70, 80, 0))
+    cv2.rectangle(before, (56, 51), (64, 69), (40, 40, 40), -1)
+    now = _with_card(before, _card_corners(150, 160, 10))
+    cv2.rectangle(now, (146, 161), (154, 179), (40, 40, 40), -1)
+    changed = changed_pixels(before, now, threshold=40)
+    assert unchanged_at(changed, np.array([[60.0, 60.0]]), share=0.1)
+    assert not unchanged_at(changed, np.array([[150.0, 170.0]]), share=0.1)
+    assert not unchanged_at(changed, np.array([[60.0, 60.0], [150.0, 170.0]]), share=0.1)  # every place must be
+    still = changed_pixels(before, before.copy(), threshold=40)
+    assert not unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1)
