@@ -135,7 +135,7 @@ def unchanged_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_pe
     """Whether, in the ``changed`` map of :func:`changed_pixels`, less than ``share`` of the pixels within
     :data:`INDEX_CORE_MM` of each of ``points`` (``(n, 2)`` pixels of those views) changed, while more than an
     index's worth of them changed elsewhere: what is read there lay there before the change. A card put down
-    with its index at such a place changes a third to a half of them (its ink where paper or another index
+    with its index at such a place changes a third or more of them (its ink where paper or another index
     was); a covered card's corner left peeking out beside it, none. Views that hardly changed anywhere say
     nothing of what lay where (a hand came and went): False."""
     radius = INDEX_CORE_MM * px_per_mm
