@@ -8,7 +8,7 @@ announcement and drives its device in the device's own terms. The referee never 
 - :class:`DisplayOutput`: the e-ink scoreboard (a :class:`~hardware.display.ScoreboardView` per state),
   with what the table waits for on its message line (:func:`board_line`);
 - :class:`TrackerOutput`: the camera's tracker, told what the referee learnt that a camera cannot see (the
-  pile under its top card taken away for a new stock).
+  pile under its top card taken away for a new stock, a card taken back).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from controller.announcements import (
     Announcement,
     AskReplace,
     CardRejected,
+    Correction,
     ExchangeInstruction,
     GameOver,
     HandScored,
@@ -50,12 +51,15 @@ class Gatherer(Protocol):
 
     def gathered(self, zone: str, top: Card | None = None) -> None: ...
 
+    def taken_back(self, card: Card | None) -> None: ...
+
 
 class TrackerOutput:
     """The referee's word to the camera's tracker (:class:`vision.tracker.CardTracker`): at a new stock
     (``StockRenewed``) the cards under the pile's top card are gone, so one of them played again is a new card,
-    not that card seen again. ``tracker`` is set once the camera is calibrated (``None`` until then: nothing to
-    tell) and replaced with it."""
+    not that card seen again; a card undone (``Correction`` with no new card: a player's long press, the table
+    named it wrong) is taken back, so the view in which it was reported no longer shows what lay there before.
+    ``tracker`` is set once the camera is calibrated (``None`` until then: nothing to tell) and replaced with it."""
 
     def __init__(self, zone: str = "pile") -> None:
         self.zone = zone
@@ -64,6 +68,8 @@ class TrackerOutput:
     def announce(self, announcement: Announcement) -> None:
         if isinstance(announcement, StockRenewed) and self.tracker is not None:
             self.tracker.gathered(self.zone, announcement.top)
+        elif isinstance(announcement, Correction) and announcement.new is None and self.tracker is not None:
+            self.tracker.taken_back(announcement.old)
 
     def close(self) -> None:
         self.tracker = None

@@ -131,15 +131,25 @@ index (about 10 x 22 mm), whose ink a card put down there replaces, and not the 
 beside a covered card's peeking corner, which a card put down next to it does bring."""
 
 
-def unchanged_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_per_mm: float = 1.0) -> bool:
+def unchanged_at(
+    changed: np.ndarray,
+    points: np.ndarray,
+    *,
+    share: float,
+    px_per_mm: float = 1.0,
+    hand: np.ndarray | None = None,
+) -> bool:
     """Whether, in the ``changed`` map of :func:`changed_pixels`, less than ``share`` of the pixels within
     :data:`INDEX_CORE_MM` of each of ``points`` (``(n, 2)`` pixels of those views) changed, while more than an
     index's worth of them changed elsewhere: what is read there lay there before the change. A card put down
     with its index at such a place changes a third or more of them (its ink where paper or another index
-    was); a covered card's corner left peeking out beside it, none. Views that hardly changed anywhere say
-    nothing of what lay where (a hand came and went): False."""
+    was); a covered card's corner left peeking out beside it, none. A hand that hardly changed anything says
+    nothing of what lay where (it came and went): False. What the hand changed is ``hand``, a map like
+    ``changed`` since the view before it, when ``changed`` compares with an earlier view than that (default:
+    ``changed``)."""
     radius = INDEX_CORE_MM * px_per_mm
-    if not len(points) or int(changed.sum()) < np.pi * radius * radius:
+    moved = changed if hand is None else hand
+    if not len(points) or int(moved.sum()) < np.pi * radius * radius:
         return False
     height, width = changed.shape
     for x, y in np.asarray(points, np.float64):

@@ -150,7 +150,9 @@ class TrackerSettings:
     played, also when no outline of the new card was found to say so (``off_outline_mm``): a card put down white
     on white, almost onto the one beneath, changes too little of the view to be outlined. A card's index put
     down at a place changes a third or more of it (0.31 at the least over 433 pile cards of the demo deck and
-    tango_nuevo, median 0.70); a covered corner, none."""
+    tango_nuevo, median 0.70); a covered corner, none. The same share, against the zone's settled view from after
+    the last card reported there, holds back a corner that a card picked up again uncovers, and the reported card
+    read otherwise (``CardTracker._unchanged``; 0.24 at the least over 175 cards of tango_nuevo, median 0.71)."""
     card_blob_min: float = 0.45
     card_blob_max: float = 1.8
     """Area range, as a multiple of a card's area, of a bright blob that counts as a card."""
@@ -333,6 +335,14 @@ class _ZoneState:
     before: np.ndarray | None = None
     """The frame that last showed this zone settled (still for ``confirm_frames``) before a hand came: what
     changed since is what the hand did."""
+    reported_view: np.ndarray | None = None
+    """The frame that last showed this zone settled after a card was reported here, before the next hand: what
+    lay in view then lay there before any card put down since (:meth:`CardTracker._unchanged`)."""
+    last_reported: Card | None = None
+    """The card last reported here (``CardPlaced`` or ``CardMoved``)."""
+    withdrawn: bool = False
+    """The card reported since the last motion was taken back (:meth:`CardTracker.taken_back`): the view its
+    hand leaves is no ``reported_view``."""
     outline: np.ndarray | None = None
     """The card that appeared in this still run (four corners, table mm), found once per still run."""
     outline_sought: bool = False
@@ -409,7 +419,7 @@ class CardTracker:
             if state.zone.reads_cards
         }
         for state in self.zones.values():
-            state.before = state.last_still = None  # the view moved: what it showed before no longer compares
+            state.before = state.last_still = state.reported_view = None  # the view moved: it no longer compares
             poly = calibration.to_image(_grown(state.zone, margin)) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
@@ -697,6 +707,9 @@ class CardTracker:
                 if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
                     state.before = state.last_still  # the zone as it lay before this hand
                     state.expected.clear()  # what lay here at the start has been read: the rest is play
+                    if state.placed_still and not state.withdrawn:
+                        state.reported_view = state.last_still
+                state.withdrawn = False
                 state.outline, state.outline_sought = None, False
                 state.still_run = 0
                 state.pending.clear()
@@ -1074,6 +1087,7 @@ class CardTracker:
                     state.tracks.append(track)
                     state.had_cards = True
                     state.placed_still = True
+                    state.last_reported = card
                     moved: list[VisionEvent] = [
                         CardMoved(other.zone.name, state.zone.name, card, frame.index, frame.t, track.id)
                     ]
@@ -1097,6 +1111,7 @@ class CardTracker:
         state.had_cards = True
         state.unread = False
         state.placed_still = True
+        state.last_reported = card
         answers_ask, state.asked = state.asked, False
         return [
             CardPlaced(
@@ -1167,13 +1182,29 @@ class CardTracker:
         beside it: it was reported as the next player's card, and every turn after it went to the wrong player
         (13 cards, six violations that nobody committed); later in that game a 3C laid so did the same with a
         covered QD's corner, never read before. Not for the card the player was asked about
-        (``_ZoneState.asked``), read at last where it lay."""
-        if state.asked or state.before is None or state.before.shape != image.shape or not points:
+        (``_ZoneState.asked``), read at last where it lay.
+
+        Nor, asked or not, where the view has not changed since it last lay settled after a card was reported here
+        (``_ZoneState.reported_view``; a card taken back since clears it): every card lying there then had been
+        reported, so what still looks as it did then is none played since, a covered corner or the reported card
+        read otherwise. Why: tango_nuevo's Makao demo (four players, seed 0) laid an 8C over a covered 4S's corner,
+        was not answered, and picked it up to lay it again; the 4S's "4", uncovered, was read 4S 0.61 and reported
+        as the next player's card. The view before the hand that took the 8C away had the 4S's corner covered, so
+        it said that place changed; since the AS was reported it had not. And in seed 2 an 8D laid on the 8S was
+        asked about and picked up, and the 8S on top again, read 8C 0.90, answered the ask."""
+        if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
         before, _ = self._top_down(state, state.before)
-        changed = changed_pixels(before, now, threshold=self.settings.change_threshold)
-        return unchanged_at(changed, np.array(points) - origin, share=self.settings.unchanged_share)
+        threshold, share = self.settings.change_threshold, self.settings.unchanged_share
+        places = np.array(points) - origin
+        hand = changed_pixels(before, now, threshold=threshold)
+        if not state.asked and unchanged_at(hand, places, share=share):
+            return True
+        if state.reported_view is None or state.reported_view.shape != image.shape:
+            return False
+        settled, _ = self._top_down(state, state.reported_view)
+        return unchanged_at(changed_pixels(settled, now, threshold=threshold), places, share=share, hand=hand)
 
     def _second_copy(self, state: _ZoneState, track: _Track, obs: _Obs) -> bool:
         """Whether ``obs``, read as ``track``'s face inside the card just put down, is that face's other copy
@@ -1349,9 +1380,26 @@ class CardTracker:
         if state is None:
             raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
         state.expected = [c for c in state.expected[-1:] if top is not None and c.same_face(top)]
+        state.reported_view = None  # the pile beneath goes: its view is no longer what lies there
         same = [t for t in state.tracks if top is not None and t.card.same_face(top)]
         if state.tracks:
             state.tracks = [same[-1] if same else state.tracks[-1]]
+
+    def taken_back(self, card: Card | None) -> None:
+        """The referee's word that ``card`` was taken back (a player's long press: the table named it wrong;
+        ``None``: some card). Where it is the card last reported, the view kept after it was reported held a card
+        no longer played, which its player may lay again just where it lay: read right then at the corner it was
+        not reported from, it would look like something that lay there before (:meth:`_unchanged`) and never be
+        reported. A card the camera did not report (the referee named it from an unreadable card's guesses, or
+        the operator entered it) leaves that view as it is: it was laid after it. The tracks stay: the physical
+        card is still there until its player picks it up."""
+        for state in self.zones.values():
+            if state.last_reported is None or (card is not None and not state.last_reported.same_face(card)):
+                continue
+            if state.placed_still:
+                state.withdrawn = True  # reported in this still run, whose view is not kept yet
+            else:
+                state.reported_view = None
 
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""

@@ -17,6 +17,7 @@ from controller.announcements import (
     StockRenewed,
     TurnTo,
 )
+from controller.outputs import TrackerOutput
 from controller.referee.makao import MakaoReferee
 from controller.simulation import Gather, direct_inputs, script_makao
 from engine.cards import Card
@@ -115,6 +116,34 @@ def test_a_card_already_on_the_pile_falls_back_on_the_next_candidate_and_undo_wo
     assert heard.of(Correction)[-1].old == C("7D")
     assert heard.of(TurnTo)[-1].seat == 0
     assert ref.state().top_card == C("7H")
+
+
+class _HeardByTracker:
+    """What the camera's tracker is told through ``TrackerOutput`` (the words, in order)."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def gathered(self, zone: str, top: Card | None = None) -> None:
+        self.told.append(f"gathered {zone} under {top}")
+
+    def taken_back(self, card: Card | None) -> None:
+        self.told.append(f"taken back {card}")
+
+
+def test_a_card_undone_with_a_long_press_is_told_to_the_cameras_tracker() -> None:
+    """A player's long press takes back the card the table named: the camera's tracker hears it, so that the
+    card laid again where it lay is read as played (``CardTracker.taken_back``)."""
+    tracker = _HeardByTracker()
+    to_tracker = TrackerOutput()
+    to_tracker.tracker = tracker
+    ref = MakaoReferee(NAMES, "makao", Announcer([to_tracker], NAMES))
+    ref.start()
+    ref.submit(pile("7H"))
+    ref.submit(pile("7D"))
+    assert tracker.told == []
+    ref.submit(SeatButton(0, Press.LONG))
+    assert tracker.told == ["taken back 7D"]
 
 
 def test_a_button_out_of_turn_is_refused() -> None:

@@ -1201,3 +1201,109 @@ def test_a_covered_cards_corner_read_surely_once_a_card_lies_beside_it_is_no_car
     t.still([*t.corners("AS", "pile", shift=(5, 0)), sure], frames=10)
     assert t.tracker.zones["pile"].outline is None  # nothing said which card was put down
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AH"), C("AS")]
+
+
+def _blue_card(t: Table, shift: float) -> None:
+    """A court card (art all over, its two indices inked) put down in the middle of the pile, ``shift`` mm right."""
+    cx, cy = t.layout.zone("pile").center
+    _lay_card(t, "pile", 0.0, shift=shift, colour=(150, 200, 240))
+    _ink(t, cx + shift - 24.5, cy - 31)
+    _ink(t, cx + shift + 24.5, cy + 31)
+
+
+def _as_over_a_covered_4s(t: Table) -> tuple[float, float]:
+    """A 4S on the pile before the camera came, then an AS laid over all of it but its upper index, which is
+    read 4S weakly; the AS reported. Returns where the 4S's index lies (table mm)."""
+    cx, cy = t.layout.zone("pile").center
+    _white_card(t, shift=-30)
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card(t, shift=0)
+    four = (cx - 30 - 24.5, cy - 31)
+    t.still([*t.corners("AS", "pile"), _det(C("4S"), *four, conf=0.25)], frames=6)
+    return four
+
+
+def test_a_covered_corner_uncovered_when_a_card_is_picked_up_again_is_no_card_played():
+    # tango_nuevo's Makao, four players, seed 0: an 8C laid over a covered 4S's corner was not answered, and its
+    # player picked it up to lay it again. The 4S's "4", uncovered, read 4S 0.61, was reported as the next
+    # player's card, and the 8C laid again after it went to the player after. Where it is read the view is as it
+    # was when the AS was reported: it lay there then, it is no card played.
+    t = Table("makao")
+    four = _as_over_a_covered_4s(t)
+    settled = t.background
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)  # the 8C, over the 4S's index; not read
+    t.still(frames=3)
+    t.hand_over("pile")
+    t.background = settled  # picked up again
+    t.still([*t.corners("AS", "pile"), _det(C("4S"), *four, conf=0.61)], frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS")]
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)  # and laid again: it is the card played
+    t.still(t.corners("8C", "pile", shift=(-35, 0)), frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("8C")]
+
+
+def test_the_top_card_read_otherwise_once_a_card_asked_about_is_picked_up_answers_no_ask():
+    # tango_nuevo's Makao, four players, seed 2: an 8D laid on the 8S was asked about, and its player picked it up
+    # to lay it again. The 8S on top again, read 8C 0.90 at its own index, was taken for the card asked about.
+    # Nothing there changed since the 8S was reported: it is the 8S read otherwise.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card(t, shift=0)
+    t.still(t.corners("8S", "pile"), frames=6)
+    settled = t.background
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)  # the 8D, read too weakly to name; the 8S's lower index still shows
+    weak = _det(C("4D"), cx - 35 - 24.5, cy - 31, conf=0.2)
+    t.still([weak, _det(C("8S"), cx + 24.5, cy + 31)], frames=TrackerSettings().unreadable_frames + 2)
+    assert kinds(t.events) == ["CardPlaced", "UnreadableCard"]
+    t.hand_over("pile")
+    t.background = settled  # picked up again
+    t.still([_det(C("8C"), cx - 24.5, cy - 31, conf=0.9), _det(C("8S"), cx + 24.5, cy + 31)], frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("8S")]
+
+
+def test_a_card_the_camera_did_not_report_taken_back_leaves_what_lay_there_as_it_was():
+    # tango_nuevo's Makao, four players, seed 5: a 9S laid over a covered 3S's corner could not be read, the
+    # referee named it 3S from the guesses, and its player took that back and picked the 9S up. The 3S's corner,
+    # uncovered, read 3S 0.86, answered the ask. The camera never reported the card taken back, so the view after
+    # the last card it did report still says what lay there.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    four = _as_over_a_covered_4s(t)
+    settled = t.background
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)  # over the 4S's index, read too weakly to name
+    t.still([_det(C("4S"), cx - 35 - 24.5, cy - 31, conf=0.3)], frames=TrackerSettings().unreadable_frames + 2)
+    assert kinds(t.events) == ["CardPlaced", "UnreadableCard"]
+    t.tracker.taken_back(C("4S"))  # named from the guesses, and taken back
+    t.hand_over("pile")
+    t.background = settled  # picked up
+    t.still([*t.corners("AS", "pile"), _det(C("4S"), *four, conf=0.86)], frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS")]
+
+
+def test_a_card_taken_back_and_laid_again_where_it_lay_is_reported():
+    # A card named wrong and taken back (the referee's word: ``taken_back``) may be laid again just where it lay.
+    # Read right at its other corner, that place looks as it did when it was reported, as the card named wrong:
+    # it is the card played all the same.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    _as_over_a_covered_4s(t)
+    settled = t.background
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)
+    laid = t.background
+    t.still([_det(C("8S"), cx - 35 - 24.5, cy - 31)], frames=6)  # the 8C, read 8S at its upper index
+    t.tracker.taken_back(C("8S"))  # its player's long press
+    t.hand_over("pile")
+    t.background = settled  # picked up
+    t.still(t.corners("AS", "pile"), frames=4)
+    t.hand_over("pile")
+    t.background = laid  # and laid again just where it lay, read right at its lower index
+    t.still([_det(C("8C"), cx - 35 + 24.5, cy + 31)], frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("8S"), C("8C")]
