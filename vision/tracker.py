@@ -1190,8 +1190,9 @@ class CardTracker:
         read otherwise. Why: tango_nuevo's Makao demo (four players, seed 0) laid an 8C over a covered 4S's corner,
         was not answered, and picked it up to lay it again; the 4S's "4", uncovered, was read 4S 0.61 and reported
         as the next player's card. The view before the hand that took the 8C away had the 4S's corner covered, so
-        it said that place changed; since the AS was reported it had not. And in seed 2 an 8D laid on the 8S was
-        asked about and picked up, and the 8S on top again, read 8C 0.90, answered the ask."""
+        it said that place changed; since the AS was reported it had not. And (seed 2, with a first version that left
+        alone readings at the last reported card's place) an 8D laid on the 8S was asked about and picked up, and
+        the 8S on top again, read 8C 0.90, answered the ask."""
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)

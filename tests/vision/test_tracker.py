@@ -1246,7 +1246,8 @@ def test_a_covered_corner_uncovered_when_a_card_is_picked_up_again_is_no_card_pl
 
 
 def test_the_top_card_read_otherwise_once_a_card_asked_about_is_picked_up_answers_no_ask():
-    # tango_nuevo's Makao, four players, seed 2: an 8D laid on the 8S was asked about, and its player picked it up
+    # tango_nuevo's Makao, four players, seed 2 (met by a first version of the rule that left alone readings at the
+    # place of the card last reported): an 8D laid on the 8S was asked about, and its player picked it up
     # to lay it again. The 8S on top again, read 8C 0.90 at its own index, was taken for the card asked about.
     # Nothing there changed since the 8S was reported: it is the 8S read otherwise.
     t = Table("makao")
