@@ -46,7 +46,7 @@ __all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "TrackerOutput", "board_
 log = logging.getLogger(__name__)
 
 
-class Gatherer(Protocol):
+class CameraTracker(Protocol):
     """What :class:`TrackerOutput` tells: a :class:`vision.tracker.CardTracker` (no import of vision here)."""
 
     def gathered(self, zone: str, top: Card | None = None) -> None: ...
@@ -63,7 +63,7 @@ class TrackerOutput:
 
     def __init__(self, zone: str = "pile") -> None:
         self.zone = zone
-        self.tracker: Gatherer | None = None
+        self.tracker: CameraTracker | None = None
 
     def announce(self, announcement: Announcement) -> None:
         if isinstance(announcement, StockRenewed) and self.tracker is not None:

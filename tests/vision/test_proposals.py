@@ -151,3 +151,7 @@ def test_only_what_the_hand_left_alone_is_unchanged():
     assert not unchanged_at(changed, np.array([[60.0, 60.0], [150.0, 170.0]]), share=0.1)  # every place must be
     still = changed_pixels(before, before.copy(), threshold=40)
     assert not unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1)
+    # compared with an earlier view than the one before the hand (a card laid, then picked up again): nothing
+    # changed since then, and what the hand changed is said by its own map
+    assert unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1, hand=changed)
+    assert not unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1, hand=still)  # a hand that changed nothing
