@@ -9,7 +9,7 @@ target of issue 3: every played card confirmed exactly once, within 5 still fram
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -196,6 +196,27 @@ def score_events(
         ):
             score.false_events.append(f"{type(ev).__name__} in {ev.zone} at frame {ev.frame} with nothing taken")
     return score
+
+
+def laid_again_as_one(truth: Sequence[TruthEvent], piles: Iterable[str]) -> list[TruthEvent]:
+    """``truth`` with each card picked up off a ``pile`` zone and laid there again next counted as one play.
+
+    On a pile the tracker reports no card leaving (a top card taken and a top card covered look alike until
+    the whole pile goes), so the card laid again is the one it already holds and must not be reported twice;
+    and a card it did not report before it was picked up must be reported once it lies again. Either way
+    the referee hears of it once. The play keeps its first still frame, so a card readable at its first lay
+    and confirmed only at its second is late.
+    """
+    piles = set(piles)
+    out = list(truth)
+    for i, t in enumerate(truth):
+        if t.kind != "removed" or t.zone not in piles or t.card is None:
+            continue
+        after = next((u for u in truth[i + 1 :] if u.kind in ("placed", "moved") and u.zone == t.zone), None)
+        if after is not None and after.kind == "placed" and after.card == t.card:
+            out.remove(t)
+            out.remove(after)
+    return out
 
 
 def _card_lies(truth: Sequence[TruthEvent], zone: str, frame: int) -> bool:

@@ -81,17 +81,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read every frame, also those of a table at rest (tracker rest_frames 0, as before 3 December)",
     )
+    parser.add_argument(
+        "--retake",
+        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
+        default=0.0,
+        metavar="SHARE",
+        help="this share of the cards played is picked up again after it settled and laid again by the same "
+        "player (as a player does with a card the table did not answer, or to straighten it); default 0",
+    )
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from engine.cards import deck
+    from engine.cards import Card, deck
     from vision.events import VisionEvent
-    from vision.render import Collect, Place, RenderSettings, TableRenderer, Wait
+    from vision.render import Collect, PickUp, Place, RenderSettings, TableRenderer, Wait
     from vision.render.script import Action
-    from vision.render.truth import TruthRecogniser, score_events
+    from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
     from vision.zones import LayoutError, layout_for
 
@@ -126,7 +134,16 @@ def run(args: argparse.Namespace) -> int:
             return 2
     truth_rec = TruthRecogniser(miss_rate=args.miss, misread_rate=args.misread, seed=args.seed)
     rng = np.random.default_rng(args.seed)
+    # its own stream, so that the games played are the same cards with --retake as without
+    retakes = np.random.default_rng([args.seed, 1])
     actions: list[Action] = []
+
+    def play(card: Card, zone: str, seat: int) -> None:
+        actions.append(Place(card, zone, seat))
+        if args.retake and retakes.random() < args.retake:
+            actions.extend((PickUp(card, seat), Place(card, zone, seat)))
+        actions.extend([Wait(args.think)] if args.think else [])
+
     pool = deck(args.decks)
     for _ in range(args.hands):
         cards = [pool[int(i)] for i in rng.permutation(len(pool))]  # (one deck: the same cards as before --decks)
@@ -135,14 +152,12 @@ def run(args: argparse.Namespace) -> int:
             for trick in range(16):
                 for i in range(3):
                     seat = (leader + i) % 3
-                    actions.append(Place(cards[trick * 3 + i], f"seat{seat}", seat))
-                    actions += [Wait(args.think)] if args.think else []
+                    play(cards[trick * 3 + i], f"seat{seat}", seat)
                 leader = int(rng.integers(0, 3))
                 actions.append(Collect(("seat0", "seat1", "seat2"), leader))
         else:
             for k in range(40):
-                actions.append(Place(cards[k], "pile", int(rng.integers(0, 4))))
-                actions += [Wait(args.think)] if args.think else []
+                play(cards[k], "pile", int(rng.integers(0, 4)))
             actions.append(Collect(("pile",), 0))
     reader = onnx.read if onnx is not None and not args.no_outlines else None
     tracker_settings = TrackerSettings(rest_frames=0) if args.read_every_frame else TrackerSettings()
@@ -180,12 +195,14 @@ def run(args: argparse.Namespace) -> int:
             track_ms.append((time.perf_counter() - t2) * 1000)
             frames += 1
     wall = time.perf_counter() - started
-    score = score_events(renderer.events, events)
+    piles = [zone.name for zone in layout.zones if zone.kind == "pile"]
+    score = score_events(laid_again_as_one(renderer.events, piles), events)
     result = {
         "game": args.game,
         "hands": args.hands,
         "seed": args.seed,
         "decks": args.decks,
+        "retake": args.retake,
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
