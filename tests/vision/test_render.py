@@ -207,3 +207,40 @@ def test_two_copies_of_a_face_put_down_in_quick_succession_are_two_cards_confirm
     again = [*events[:1], CardPlaced("pile", C("6D"), 0.9, frame=105), *events[1:]]
     score = score_events(truth, again)
     assert score.confirmed_once == 2 and score.duplicates == ["6D#1 in pile reported again at frame 105"]
+
+
+def test_a_card_picked_up_off_the_pile_and_laid_again_is_one_play_and_reported_twice_is_a_false_event():
+    from vision.events import CardPlaced
+    from vision.render.truth import laid_again_as_one, score_events
+
+    r = _renderer("makao")
+    list(
+        r.render([Place(C("5H"), "pile", 1), Place(C("9H"), "pile", 2), PickUp(C("9H"), 2), Place(C("9H"), "pile", 2)])
+    )
+    kinds = [(t.kind, str(t.card)) for t in r.events]
+    assert kinds == [("placed", "5H"), ("placed", "9H"), ("removed", "9H"), ("placed", "9H")]
+    plays = laid_again_as_one(r.events, ["pile"])
+    assert [(t.kind, str(t.card), t.still_frame) for t in plays] == [
+        ("placed", "5H", r.events[0].still_frame),
+        ("placed", "9H", r.events[1].still_frame),
+    ]
+    first, second = r.events[1].still_frame, r.events[3].still_frame
+    once = score_events(
+        plays,
+        [
+            CardPlaced("pile", C("5H"), 0.9, frame=r.events[0].still_frame + 1),
+            CardPlaced("pile", C("9H"), 0.9, frame=first + 1),
+        ],
+    )
+    assert once.ok and once.confirmed_once == 2
+    twice = score_events(
+        plays,
+        [
+            CardPlaced("pile", C("5H"), 0.9, frame=r.events[0].still_frame + 1),
+            CardPlaced("pile", C("9H"), 0.9, frame=first + 1),
+            CardPlaced("pile", C("9H"), 0.9, frame=second + 1),
+        ],
+    )
+    assert not twice.ok and twice.false_events == [f"9H in pile reported again at frame {second + 1}"]
+    # on a trick's zone a card taken is a CardRemoved, and laid again it is a card played again
+    assert laid_again_as_one(r.events, []) == r.events

@@ -79,3 +79,24 @@ def test_bench_tracker_refuses_no_hands(capsys: pytest.CaptureFixture[str]) -> N
     assert "--think at least 0" in capsys.readouterr().err
     assert main(["bench", "tracker", "--decks", "2"]) == 2
     assert "--decks 2 is for --game makao" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("game", "plays"), [("makao", 40), ("358", 48)])
+def test_bench_tracker_reports_a_card_picked_up_and_laid_again_once_on_a_pile_and_again_on_a_trick(
+    game: str, plays: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = ["bench", "tracker", "--game", game, "--hands", "1", "--seed", "0", "--list-errors"]
+    status = main([*command, "--retake", "0.3"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert status == 0, captured.err
+    assert report["retake"] == 0.3 and report["false_events"] == 0 and report["ok"] is True
+    if game == "makao":
+        # on the pile the card laid again is the one the tracker holds: one play each, reported once
+        assert report["played"] == report["confirmed_exactly_once"] == plays
+    else:
+        # a trick's card taken is a CardRemoved, and laid again it is played again: more plays than cards
+        assert report["played"] == report["confirmed_exactly_once"] > plays
+    with pytest.raises(SystemExit) as refused:
+        main([*command, "--retake", "1.5"])
+    assert refused.value.code == 2 and "--retake: expected a share in 0..1, not 1.5" in capsys.readouterr().err
