@@ -64,6 +64,10 @@ from vision.proposals import changed_card, changed_pixels, index_quads, unchange
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
+REPORTED_VIEWS = 3
+"""How many settled views after cards reported a pile keeps (:meth:`CardTracker._unchanged`): the last card's,
+and those before it, which a player picking the top card up again (or two) brings back into view."""
+
 
 @dataclass(frozen=True)
 class TrackerSettings:
@@ -214,6 +218,8 @@ class _Track:
     missing: int = 0
     seen_still: bool = True
     """Seen since its zone's last motion (a card not verified after a hand passed may have been moved)."""
+    seen_peak: float = 1.0
+    """The surest reading that saw it since its zone's last motion (0: none)."""
     still_points: list[np.ndarray] = field(default_factory=list)
     """Where it was read since its zone's last motion. On a pile, a corner not among these may have been
     covered by the card just played: a different reading there is that card, not a misread of this one."""
@@ -335,14 +341,19 @@ class _ZoneState:
     before: np.ndarray | None = None
     """The frame that last showed this zone settled (still for ``confirm_frames``) before a hand came: what
     changed since is what the hand did."""
-    reported_view: np.ndarray | None = None
-    """The frame that last showed this zone settled after a card was reported here, before the next hand: what
-    lay in view then lay there before any card put down since (:meth:`CardTracker._unchanged`)."""
+    reported_views: list[np.ndarray] = field(default_factory=list)
+    """The frames that last showed this zone settled after a card was reported here, before the next hand (the
+    latest :data:`REPORTED_VIEWS`, oldest first): what lay in view in one of them lay there before any card put
+    down since (:meth:`CardTracker._unchanged`)."""
     last_reported: Card | None = None
     """The card last reported here (``CardPlaced`` or ``CardMoved``)."""
     withdrawn: bool = False
     """The card reported since the last motion was taken back (:meth:`CardTracker.taken_back`): the view its
-    hand leaves is no ``reported_view``."""
+    hand leaves is not kept in ``reported_views``."""
+    lifted: _Track | None = None
+    """On a pile, the card on top taken off by a hand that put nothing down (a player picking a card up to lay it
+    again, or to straighten it), until a card is reported here: read again on the pile, it is that card laid
+    again, not one played (:meth:`CardTracker._lay_again`)."""
     outline: np.ndarray | None = None
     """The card that appeared in this still run (four corners, table mm), found once per still run."""
     outline_sought: bool = False
@@ -419,7 +430,8 @@ class CardTracker:
             if state.zone.reads_cards
         }
         for state in self.zones.values():
-            state.before = state.last_still = state.reported_view = None  # the view moved: it no longer compares
+            state.before = state.last_still = None  # the view moved: it no longer compares
+            state.reported_views = []
             poly = calibration.to_image(_grown(state.zone, margin)) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
@@ -705,10 +717,12 @@ class CardTracker:
             obs = observations[name]
             if motion[name]:
                 if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
+                    if state.zone.kind == "pile" and self._top_taken(state):
+                        state.lifted = state.tracks[-1]
                     state.before = state.last_still  # the zone as it lay before this hand
                     state.expected.clear()  # what lay here at the start has been read: the rest is play
                     if state.placed_still and not state.withdrawn:
-                        state.reported_view = state.last_still
+                        state.reported_views = [*state.reported_views[1 - REPORTED_VIEWS :], state.last_still]
                 state.withdrawn = False
                 state.outline, state.outline_sought = None, False
                 state.still_run = 0
@@ -718,6 +732,7 @@ class CardTracker:
                 state.empty_frames = 0
                 for track in state.tracks:
                     track.seen_still = False
+                    track.seen_peak = 0.0
                     track.still_points = []
                 state.prev_obs = obs
                 continue
@@ -754,8 +769,8 @@ class CardTracker:
         unmatched: list[_Obs] = []
         for obs in observations:
             track = self._match_track(state, obs, pile)
-            if track is not None and pile and self._second_copy(state, track, obs):
-                track = None
+            if track is not None and pile and (track is state.lifted or self._second_copy(state, track, obs)):
+                track = None  # the card taken off, read again: it votes, so that it is known laid again
             if track is not None:
                 matched.append((obs, track))
                 seen.add(track.id)
@@ -779,6 +794,7 @@ class CardTracker:
                 track.points = [p.copy() for p in obs.points]
             track.missing = 0
             track.seen_still = True
+            track.seen_peak = max(track.seen_peak, obs.confidence)
             for p in obs.points:
                 if not _close([p], track.still_points, s.match_radius_mm):
                     track.still_points.append(p.copy())
@@ -1018,6 +1034,9 @@ class CardTracker:
                 self._adopt(state, pending, card, known, conf)
                 continue
             state.pending.remove(pending)
+            if state.lifted is not None and state.lifted.card.same_face(card):
+                self._lay_again(state, state.lifted, pending)
+                continue  # the card taken off the pile, laid again: reported already
             if pending.conflicts * 2 >= pending.frames:
                 continue  # a reported card seen at the same place: this reading was a misread of it
             if state.zone.kind == "play" and self._other_corner_of_track(state, pending.points):
@@ -1112,6 +1131,7 @@ class CardTracker:
         state.unread = False
         state.placed_still = True
         state.last_reported = card
+        state.lifted = None  # a card taken off and not laid again went back to its player's hand
         answers_ask, state.asked = state.asked, False
         return [
             CardPlaced(
@@ -1127,6 +1147,45 @@ class CardTracker:
                 answers_ask,
             )
         ]
+
+    def _top_taken(self, state: _ZoneState) -> bool:
+        """Whether the still run that a hand now ends followed a hand that took the pile's top card off and put
+        nothing down: the top card, reported, was not read in it (but for a weak reading of what lay
+        beneath taken for it), and the view changed at each place it was
+        read since the view before that hand (a card covered by an unreadable one is not read either, but an
+        unreadable card is asked about). Why: a player who picks a reported card up to lay it again (to
+        straighten it, or to play it nearer the pile) lays a card the tracker has; read where it lay before, it
+        was taken for that card seen again and another reading on it became a card played (the demo deck, a QC
+        laid again read 4C 0.6 at one corner: a 4C reported, nobody's), and read elsewhere it was reported a
+        second time, which the referee lays as its second guess."""
+        if not state.tracks or state.placed_still or state.asked or state.before is None or state.last_still is None:
+            return False
+        top = state.tracks[-1]
+        if top.seen_peak >= self.settings.pile_min_confidence or not top.points:
+            return False
+        if state.before.shape != state.last_still.shape:
+            return False
+        before, origin = self._top_down(state, state.before)
+        now, _ = self._top_down(state, state.last_still)
+        changed = changed_pixels(before, now, threshold=self.settings.change_threshold)
+        share = self.settings.unchanged_share
+        return all(not unchanged_at(changed, np.array([p - origin]), share=share) for p in top.points)
+
+    def _lay_again(self, state: _ZoneState, track: _Track, pending: _Pending) -> None:
+        """``track``, the card taken off the pile (``_ZoneState.lifted``), confirmed at ``pending``: it lies on top
+        again where it was read now, with no event (the referee has it). It counts as the card put down in this
+        still run, so other readings on it are it read otherwise (:meth:`_on_reported_outline`)."""
+        where = [p.copy() for p in pending.where(track.card)] or [p.copy() for p in pending.points]
+        track.points = where
+        track.still_points = [p.copy() for p in where]
+        track.index_places = self._index_places(state, pending)
+        track.missing = 0
+        track.seen_still, track.seen_peak = True, 1.0
+        state.tracks.remove(track)
+        state.tracks.append(track)
+        state.lifted = None
+        state.placed_still = True
+        state.unread = False
 
     def _on_reported_outline(self, state: _ZoneState, pending: _Pending) -> bool:
         """Whether ``pending`` lies on the one card put down in this still run (its outline), that card
@@ -1184,15 +1243,18 @@ class CardTracker:
         covered QD's corner, never read before. Not for the card the player was asked about
         (``_ZoneState.asked``), read at last where it lay.
 
-        Nor, asked or not, where the view has not changed since it last lay settled after a card was reported here
-        (``_ZoneState.reported_view``; a card taken back since clears it): every card lying there then had been
-        reported, so what still looks as it did then is none played since, a covered corner or the reported card
-        read otherwise. Why: tango_nuevo's Makao demo (four players, seed 0) laid an 8C over a covered 4S's corner,
+        Nor, asked or not, where the view has not changed since it lay settled after one of the last cards reported
+        here (``_ZoneState.reported_views``; a card taken back since takes its own): every card lying there then had
+        been reported, so what still looks as it did then is none played since, a covered corner or the reported
+        card read otherwise. Why: tango_nuevo's Makao demo (four players, seed 0) laid an 8C over a covered 4S's corner,
         was not answered, and picked it up to lay it again; the 4S's "4", uncovered, was read 4S 0.61 and reported
         as the next player's card. The view before the hand that took the 8C away had the 4S's corner covered, so
         it said that place changed; since the AS was reported it had not. And (seed 2, with a first version that left
         alone readings at the last reported card's place) an 8D laid on the 8S was asked about and picked up, and
-        the 8S on top again, read 8C 0.90, answered the ask."""
+        the 8S on top again, read 8C 0.90, answered the ask. Why more than the last view: a player who picks the top
+        card up again, reported, uncovers what lay in view before it was laid, which the view after it covers (the
+        demo deck, a 9D picked up to be laid again: the JD beneath, read JH 0.75 at the corner the 9D had covered,
+        was reported as a card played)."""
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
@@ -1202,10 +1264,13 @@ class CardTracker:
         hand = changed_pixels(before, now, threshold=threshold)
         if not state.asked and unchanged_at(hand, places, share=share):
             return True
-        if state.reported_view is None or state.reported_view.shape != image.shape:
-            return False
-        settled, _ = self._top_down(state, state.reported_view)
-        return unchanged_at(changed_pixels(settled, now, threshold=threshold), places, share=share, hand=hand)
+        for view in reversed(state.reported_views):
+            if view.shape != image.shape:
+                continue
+            settled, _ = self._top_down(state, view)
+            if unchanged_at(changed_pixels(settled, now, threshold=threshold), places, share=share, hand=hand):
+                return True
+        return False
 
     def _second_copy(self, state: _ZoneState, track: _Track, obs: _Obs) -> bool:
         """Whether ``obs``, read as ``track``'s face inside the card just put down, is that face's other copy
@@ -1303,9 +1368,12 @@ class CardTracker:
             return []  # the play since the hand left is reported; weak readings are of the cards under it
         guesses: dict[Card, float] = {}
         weak = False
+        pile = state.zone.kind == "pile"
         for pending in state.pending:
             if pending.conflicts * 2 >= pending.frames or self._explained(state, pending):
                 continue
+            if pile and self._unchanged(state, pending.points, frame.image):
+                continue  # it lay there before the hand, unasked: a covered card's corner, read weakly as ever
             if pending.frames >= max(s.confirm_frames, state.still_run // 2):
                 weak = True
                 for c, p in pending.candidates.items():
@@ -1381,7 +1449,8 @@ class CardTracker:
         if state is None:
             raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
         state.expected = [c for c in state.expected[-1:] if top is not None and c.same_face(top)]
-        state.reported_view = None  # the pile beneath goes: its view is no longer what lies there
+        state.reported_views = []  # the pile beneath goes: its views are no longer what lies there
+        state.lifted = None
         same = [t for t in state.tracks if top is not None and t.card.same_face(top)]
         if state.tracks:
             state.tracks = [same[-1] if same else state.tracks[-1]]
@@ -1399,8 +1468,11 @@ class CardTracker:
                 continue
             if state.placed_still:
                 state.withdrawn = True  # reported in this still run, whose view is not kept yet
-            else:
-                state.reported_view = None
+            elif state.reported_views:
+                state.reported_views.pop()
+        for state in self.zones.values():  # taken back, it is played again if it is laid again
+            if state.lifted is not None and (card is None or state.lifted.card.same_face(card)):
+                state.lifted = None
 
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
