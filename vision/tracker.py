@@ -220,6 +220,9 @@ class _Track:
     """Seen since its zone's last motion (a card not verified after a hand passed may have been moved)."""
     seen_peak: float = 1.0
     """The surest reading that saw it since its zone's last motion (0: none)."""
+    taken_back: bool = False
+    """The referee's word that it is no longer played (:meth:`CardTracker.taken_back`): picked up and laid again,
+    it is a card played again."""
     still_points: list[np.ndarray] = field(default_factory=list)
     """Where it was read since its zone's last motion. On a pile, a corner not among these may have been
     covered by the card just played: a different reading there is that card, not a misread of this one."""
@@ -806,7 +809,9 @@ class CardTracker:
         for obs in unmatched:
             if state.zone.kind == "play" and self._other_corner_of_track(state, obs.points):
                 continue
-            if seen_boxes:
+            # the card taken off the pile, read again, is no misread of the card beneath whose index it lies over (a
+            # tango_nuevo QH laid again over the QS's corner, its reading silenced by the QS's weak box under it)
+            if seen_boxes and not (state.lifted is not None and state.lifted.card.same_face(obs.card)):
                 unseen = self._less_reported_indices(obs, seen_boxes)
                 if unseen is None:
                     continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
@@ -1019,6 +1024,8 @@ class CardTracker:
         for pending in ranked:
             if state.expected and self._adopt_expected(state, pending) and not pending.votes:
                 continue
+            if state.lifted is not None and self._laid_again(state, state.lifted, pending):
+                continue
             best = pending.best()
             if best is None:
                 continue
@@ -1035,7 +1042,7 @@ class CardTracker:
                 continue
             state.pending.remove(pending)
             if state.lifted is not None and state.lifted.card.same_face(card):
-                self._lay_again(state, state.lifted, pending)
+                self._lay_again(state, state.lifted, pending, card)
                 continue  # the card taken off the pile, laid again: reported already
             if pending.conflicts * 2 >= pending.frames:
                 continue  # a reported card seen at the same place: this reading was a misread of it
@@ -1161,7 +1168,7 @@ class CardTracker:
         if not state.tracks or state.placed_still or state.asked or state.before is None or state.last_still is None:
             return False
         top = state.tracks[-1]
-        if top.seen_peak >= self.settings.pile_min_confidence or not top.points:
+        if top.seen_peak >= self.settings.pile_min_confidence or top.taken_back or not top.points:
             return False
         if state.before.shape != state.last_still.shape:
             return False
@@ -1171,18 +1178,36 @@ class CardTracker:
         share = self.settings.unchanged_share
         return all(not unchanged_at(changed, np.array([p - origin]), share=share) for p in top.points)
 
-    def _lay_again(self, state: _ZoneState, track: _Track, pending: _Pending) -> None:
+    def _laid_again(self, state: _ZoneState, track: _Track, pending: _Pending) -> bool:
+        """Whether ``pending`` read ``track``, the card taken off the pile (``_ZoneState.lifted``), in
+        ``confirm_frames`` still frames at the pile's confidence floor, whatever else it read at that place: it is
+        that card laid again (:meth:`_lay_again`), and the rest is its index read otherwise. Why whatever else: a
+        tango_nuevo QH laid again was read QH 0.91 and JH 0.72 at one index, neither with the share a card needs
+        to be confirmed, and the JH was reported."""
+        s = self.settings
+        card = next((c for c in pending.votes if c.same_face(track.card)), None)
+        if card is None or len(pending.read_in.get(card, ())) < s.confirm_frames:
+            return False
+        if float(np.mean(pending.peaks.get(card) or pending.votes[card])) < s.pile_min_confidence:
+            return False
+        state.pending.remove(pending)
+        self._lay_again(state, track, pending, card)
+        return True
+
+    def _lay_again(self, state: _ZoneState, track: _Track, pending: _Pending, card: Card) -> None:
         """``track``, the card taken off the pile (``_ZoneState.lifted``), confirmed at ``pending``: it lies on top
         again where it was read now, with no event (the referee has it). It counts as the card put down in this
         still run, so other readings on it are it read otherwise (:meth:`_on_reported_outline`)."""
-        where = [p.copy() for p in pending.where(track.card)] or [p.copy() for p in pending.points]
+        where = [p.copy() for p in pending.where(card)] or [p.copy() for p in pending.points]
         track.points = where
         track.still_points = [p.copy() for p in where]
         track.index_places = self._index_places(state, pending)
         track.missing = 0
         track.seen_still, track.seen_peak = True, 1.0
-        state.tracks.remove(track)
+        if track in state.tracks:
+            state.tracks.remove(track)
         state.tracks.append(track)
+        state.had_cards = True
         state.lifted = None
         state.placed_still = True
         state.unread = False
@@ -1331,6 +1356,10 @@ class CardTracker:
         if state.zone.kind == "pile":
             # covered cards stop being seen one by one; the pile is gone when nothing at all is read there
             if state.tracks and state.empty_frames >= s.gone_frames:
+                # one card alone is no pile taken away at a game's end (a game ends with the winner's last card on
+                # the first one): it was picked up, and laid again it is that card (``_ZoneState.lifted``)
+                alone = len(state.tracks) == 1 and not state.tracks[0].taken_back
+                state.lifted = state.tracks[0] if alone else None
                 state.tracks.clear()
                 state.had_cards = False
                 state.asked = False
@@ -1434,6 +1463,7 @@ class CardTracker:
             if state is None:
                 raise ValueError(f"no zone {name!r} on this mat (zones: {', '.join(self.zones)})")
             state.expected = list(cards)
+            state.lifted = None
 
     def gathered(self, zone: str, top: Card | None = None) -> None:
         """Forget the cards under ``zone``'s top card: the referee's word that they were taken away (Makao:
@@ -1473,6 +1503,9 @@ class CardTracker:
         for state in self.zones.values():  # taken back, it is played again if it is laid again
             if state.lifted is not None and (card is None or state.lifted.card.same_face(card)):
                 state.lifted = None
+            for track in state.tracks[-1:]:
+                if card is None or track.card.same_face(card):
+                    track.taken_back = True
 
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
