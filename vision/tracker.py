@@ -1157,15 +1157,17 @@ class CardTracker:
 
     def _top_taken(self, state: _ZoneState) -> bool:
         """Whether the still run that a hand now ends followed a hand that took the pile's top card off and put
-        nothing down: the top card, reported, was not read in it (but for a weak reading of what lay
-        beneath taken for it), and the view changed at each place it was
+        nothing down: no card's outline appeared, the top card, reported, was not read in it (but for a weak
+        reading of what lay beneath taken for it), and the view changed at each place it was
         read since the view before that hand (a card covered by an unreadable one is not read either, but an
         unreadable card is asked about). Why: a player who picks a reported card up to lay it again (to
         straighten it, or to play it nearer the pile) lays a card the tracker has; read where it lay before, it
         was taken for that card seen again and another reading on it became a card played (the demo deck, a QC
         laid again read 4C 0.6 at one corner: a 4C reported, nobody's), and read elsewhere it was reported a
         second time, which the referee lays as its second guess."""
-        if not state.tracks or state.placed_still or state.asked or state.before is None or state.last_still is None:
+        if not state.tracks or state.placed_still or state.asked or state.outline is not None:
+            return False  # a card put down leaves an outline; one taken away does not (vision.proposals.changed_card)
+        if state.before is None or state.last_still is None:
             return False
         top = state.tracks[-1]
         if top.seen_peak >= self.settings.pile_min_confidence or top.taken_back or not top.points:
@@ -1401,8 +1403,11 @@ class CardTracker:
         for pending in state.pending:
             if pending.conflicts * 2 >= pending.frames or self._explained(state, pending):
                 continue
-            if pile and self._unchanged(state, pending.points, frame.image):
-                continue  # it lay there before the hand, unasked: a covered card's corner, read weakly as ever
+            if pile and state.outline is None and self._unchanged(state, pending.points, frame.image):
+                # it lay there before a hand that put no card down (a card taken away leaves no outline): a covered
+                # card's corner, read weakly as ever. A card put down over an index like its own (tango_nuevo: a 4C's
+                # "4" laid on the 4D's) is asked about as before.
+                continue
             if pending.frames >= max(s.confirm_frames, state.still_run // 2):
                 weak = True
                 for c, p in pending.candidates.items():
@@ -1492,7 +1497,8 @@ class CardTracker:
         not reported from, it would look like something that lay there before (:meth:`_unchanged`) and never be
         reported. A card the camera did not report (the referee named it from an unreadable card's guesses, or
         the operator entered it) leaves that view as it is: it was laid after it. The tracks stay: the physical
-        card is still there until its player picks it up."""
+        card is still there until its player picks it up; picked up and laid again, it is a card played again, not
+        the card taken off the pile laid again (``_ZoneState.lifted``)."""
         for state in self.zones.values():
             if state.last_reported is None or (card is not None and not state.last_reported.same_face(card)):
                 continue
