@@ -122,6 +122,10 @@ class ThreeFiveEightReferee(Referee):
         """Per seat zone, the card taken for one the table could not read (settled by the cards played, picked
         with the button or entered) until the zone is cleared: the camera often reads that card a moment later,
         and that reading (``CardPlaced.answers_ask``) is the card already played, not a second one."""
+        self.lifted: dict[str, Card] = {}
+        """Per seat zone, the card of the trick on the felt that its player picked up (``CardRemoved``) before the
+        trick was collected: laid there again, it is that card laid again (straightened, or put back nearer its
+        zone's middle), not a second card from that seat (which is rejected as one)."""
         self.collect: set[str] = set()
         self.choice = -1
         self.exchange_waiting: set[int] = set()
@@ -327,6 +331,12 @@ class ThreeFiveEightReferee(Referee):
         if ev.answers_ask and ev.zone in self.named:
             log.info("%s: %s read, the card %s taken for it already", ev.zone, ev.card, self.named.pop(ev.zone))
             return
+        if self.lifted.get(ev.zone) == ev.card:
+            # its player picked it up and laid it again: played already (before, "already played to this trick"
+            # or "wait until the trick is collected" was announced for a card only straightened)
+            log.info("%s: %s laid again", ev.zone, self.lifted.pop(ev.zone))
+            self.felt.setdefault(ev.zone, []).append(ev.card)
+            return
         self.felt.setdefault(ev.zone, []).append(ev.card)
         self.unreadable.pop(ev.zone, None)
         if self.paused:
@@ -454,7 +464,23 @@ class ThreeFiveEightReferee(Referee):
             cards.remove(ev.card)
         elif cards:
             cards.pop(0)
+        seat = self._seat_of(ev.zone)
+        if seat is not None and self._in_trick_on_felt(seat, ev.card):
+            self.lifted[ev.zone] = ev.card
         self._check_collected()
+
+    def _in_trick_on_felt(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` played ``card`` to the trick on the felt (in progress, or full and not yet collected)."""
+        hand = self.hand
+        if hand is None:
+            return False
+        if self.phase is Phase.PLAY:
+            trick = hand.current_trick
+        elif self.phase is Phase.COLLECT and hand.tricks:
+            trick = hand.tricks[-1]
+        else:
+            return False
+        return any(s == seat and c == card for s, c in zip(trick.seats, trick.cards, strict=True))
 
     def _on_cleared(self, ev: ZoneCleared) -> None:
         self.felt[ev.zone] = []
@@ -482,6 +508,7 @@ class ThreeFiveEightReferee(Referee):
         if any(self.felt.get(z) for z in self.collect):
             return
         self.collect = set()
+        self.lifted = {}
         hand = self.hand
         assert hand is not None
         if self.game_over:
@@ -671,6 +698,7 @@ class ThreeFiveEightReferee(Referee):
             self.collect = set()
             self.felt = {z: [] for z in self.felt}
             self.named = {}
+            self.lifted = {}
             self.phase = Phase.PLAY
             self._finish_hand()
         else:

@@ -26,7 +26,7 @@ from controller.referee.threefiveeight import Phase, ThreeFiveEightReferee
 from controller.simulation import direct_inputs, script_358
 from engine.cards import Card
 from hardware.events import Press, SeatButton
-from vision.events import CardPlaced, UnreadableCard, ZoneCleared
+from vision.events import CardPlaced, CardRemoved, UnreadableCard, ZoneCleared
 
 NAMES = ("Ada", "Ben", "Cem")
 
@@ -356,3 +356,38 @@ def test_a_card_shown_for_the_contract_proposes_its_suit_and_the_declarer_confir
     ref.submit(SeatButton(0, Press.LONG))
     assert heard.of(ContractDeclared) == [ContractDeclared(0, "C")]
     assert ref.phase is not Phase.CONTRACT
+
+
+def test_a_card_picked_up_and_laid_again_before_the_trick_is_collected_is_the_card_played() -> None:
+    # A player straightens the card the table accepted (the tracker bench's --retake on 3-5-8): the tracker reports
+    # it removed and, laid again, placed. It was announced "Ben already played to this trick" (in play) and "wait
+    # until the trick is collected" (the trick full); it is the card played, and the trick goes on.
+    ref, heard = in_play()
+    ref.submit(placed(0, "AS"))
+    ref.submit(placed(1, "2S"))
+    ref.submit(CardRemoved("seat1", C("2S")))
+    ref.submit(ZoneCleared("seat1"))
+    ref.submit(placed(1, "2S"))
+    ref.submit(placed(2, "3S"))
+    assert ref.phase is Phase.COLLECT and heard.of(TrickWon)[-1].winner == 0
+    ref.submit(CardRemoved("seat0", C("AS")))
+    ref.submit(ZoneCleared("seat0"))
+    assert ref.phase is Phase.COLLECT  # the other two still lie there
+    ref.submit(placed(0, "AS"))
+    assert not heard.of(CardRejected)
+    assert [a.card for a in heard.of(CardAccepted)] == [C("AS"), C("2S"), C("3S")]
+    clear(ref)
+    assert ref.phase is Phase.PLAY and heard.of(TurnTo)[-1].seat == 0
+
+
+def test_a_rejected_card_picked_up_and_laid_on_its_turn_is_played_and_a_second_card_is_still_rejected() -> None:
+    ref, heard = in_play()
+    ref.submit(placed(1, "KS"))  # out of turn
+    ref.submit(CardRemoved("seat1", C("KS")))
+    ref.submit(ZoneCleared("seat1"))
+    ref.submit(placed(0, "AS"))
+    ref.submit(placed(1, "KS"))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("AS"), C("KS")]
+    ref.submit(CardRemoved("seat1", C("KS")))
+    ref.submit(placed(1, "QS"))  # another card in its place: a second card from Ben
+    assert "Ben already played to this trick" in heard.of(CardRejected)[-1].reason
