@@ -377,7 +377,7 @@ def test_a_card_picked_up_and_laid_again_before_the_trick_is_collected_is_the_ca
     assert not heard.of(CardRejected)
     assert [a.card for a in heard.of(CardAccepted)] == [C("AS"), C("2S"), C("3S")]
     clear(ref)
-    assert ref.phase is Phase.PLAY and heard.of(TurnTo)[-1].seat == 0
+    assert phase(ref) is Phase.PLAY and heard.of(TurnTo)[-1].seat == 0
 
 
 def test_a_rejected_card_picked_up_and_laid_on_its_turn_is_played_and_a_second_card_is_still_rejected() -> None:

@@ -1328,7 +1328,7 @@ def _qc_over_the_as(t: Table) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize(("shift", "aside"), [(-31.0, (3, 4)), (20.0, (3, 4)), (20.0, (0, 0))])
 def test_the_top_card_picked_up_and_laid_again_is_no_card_played_and_what_else_is_read_on_it_is_it(
     shift: float, aside: tuple[float, float]
-):
+) -> None:
     # The tracker bench's Makao pile with --retake (the demo deck, seed 4): a QC, reported, was picked up to be laid
     # again. Laid near where it lay, its reading was taken for the QC seen again and a 4C read 0.6 at one of its
     # corners was reported as a card played; laid farther off, the QC was reported a second time, which the referee
