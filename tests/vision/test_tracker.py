@@ -1325,6 +1325,16 @@ def _qc_over_the_as(t: Table) -> tuple[np.ndarray, np.ndarray]:
     return with_as, t.background
 
 
+def _qc_picked_up_and_laid_again(t: Table, shift: float) -> None:
+    """:func:`_qc_over_the_as`, then the QC picked up (the AS read again) and laid again ``shift`` mm right."""
+    with_as, _ = _qc_over_the_as(t)
+    t.hand_over("pile")
+    t.background = with_as  # picked up
+    t.still(t.corners("AS", "pile"), frames=6)
+    t.hand_over("pile")
+    _blue_card(t, shift=shift)  # laid again
+
+
 @pytest.mark.parametrize(("shift", "aside"), [(-31.0, (3, 4)), (20.0, (3, 4)), (20.0, (0, 0))])
 def test_the_top_card_picked_up_and_laid_again_is_no_card_played_and_what_else_is_read_on_it_is_it(
     shift: float, aside: tuple[float, float]
@@ -1335,12 +1345,7 @@ def test_the_top_card_picked_up_and_laid_again_is_no_card_played_and_what_else_i
     # lays as its second guess. The card taken off and read again is that card laid again: nothing to report.
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    with_as, _ = _qc_over_the_as(t)
-    t.hand_over("pile")
-    t.background = with_as  # picked up
-    t.still(t.corners("AS", "pile"), frames=6)
-    t.hand_over("pile")
-    _blue_card(t, shift=shift)  # laid again
+    _qc_picked_up_and_laid_again(t, shift)
     # read 4C at one corner, beside its index or at it (then neither reading has the share a card needs)
     misread = _det(C("4C"), cx + shift - 24.5 + aside[0], cy - 31 + aside[1], conf=0.7)
     t.still([*t.corners("QC", "pile", shift=(shift, 0)), misread], frames=8)
@@ -1411,12 +1416,7 @@ def test_the_top_card_laid_again_over_the_card_beneath_and_read_otherwise_beside
     # measured by the tracker bench with --retake, tango_nuevo seed 0, not here.)
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    with_as, _ = _qc_over_the_as(t)
-    t.hand_over("pile")
-    t.background = with_as  # picked up
-    t.still(t.corners("AS", "pile"), frames=6)
-    t.hand_over("pile")
-    _blue_card(t, shift=-12)  # laid again over the AS's upper index; its lower one shows
+    _qc_picked_up_and_laid_again(t, -12)  # over the AS's upper index; its lower one shows
     ghost = _det(C("AS"), cx - 12 - 24.5 + 1, cy - 31, conf=0.3)  # a weak box of the AS under the QC's index
     again = [_det(C("QC"), cx - 12 - 24.5, cy - 31), _det(C("JC"), cx - 12 - 24.5 + 4, cy - 31 + 22, conf=0.72)]
     t.still([ghost, _det(C("AS"), cx + 24.5, cy + 31), *again], frames=8)
