@@ -5,7 +5,9 @@ off by its winner; Makao: cards onto a growing pile), hands in the way, uneven l
 noise. The frames go through a recogniser (``truth``: the renderer's visible corners with missed
 corners, misreads and jitter, which isolates the tracker; ``onnx``: the trained models) and the tracker,
 and the events are scored against the renderer's truth: every played card confirmed exactly once,
-within 5 still frames, and no false card events. Prints one JSON object.
+within 5 still frames, and no false card events. ``--retake`` has players pick a share of their cards up
+again once settled and lay them again (on a pile that is one play, reported once; on a trick's zone a card
+removed and placed again). Prints one JSON object.
 """
 
 from __future__ import annotations
