@@ -1245,6 +1245,19 @@ def test_a_covered_corner_uncovered_when_a_card_is_picked_up_again_is_no_card_pl
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("8C")]
 
 
+def _court_over_a_white_card(t: Table, white: str) -> np.ndarray:
+    """A white card laid on the empty pile and read ``white`` at both corners, then a court card laid 35 mm to its
+    left, over its upper index (not read yet). Returns the view with the white card on top."""
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card(t, shift=0)
+    t.still(t.corners(white, "pile"), frames=6)
+    with_white = t.background
+    t.hand_over("pile")
+    _blue_card(t, shift=-35)
+    return with_white
+
+
 def test_the_top_card_read_otherwise_once_a_card_asked_about_is_picked_up_answers_no_ask():
     # tango_nuevo's Makao, four players, seed 2 (met by a first version of the rule that left alone readings at the
     # place of the card last reported): an 8D laid on the 8S was asked about, and its player picked it up
@@ -1252,13 +1265,7 @@ def test_the_top_card_read_otherwise_once_a_card_asked_about_is_picked_up_answer
     # Nothing there changed since the 8S was reported: it is the 8S read otherwise.
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _white_card(t, shift=0)
-    t.still(t.corners("8S", "pile"), frames=6)
-    settled = t.background
-    t.hand_over("pile")
-    _blue_card(t, shift=-35)  # the 8D, read too weakly to name; the 8S's lower index still shows
+    settled = _court_over_a_white_card(t, "8S")  # the 8D, read too weakly to name; the 8S's lower index shows
     weak = _det(C("4D"), cx - 35 - 24.5, cy - 31, conf=0.2)
     t.still([weak, _det(C("8S"), cx + 24.5, cy + 31)], frames=TrackerSettings().unreadable_frames + 2)
     assert kinds(t.events) == ["CardPlaced", "UnreadableCard"]
@@ -1313,13 +1320,7 @@ def test_a_card_taken_back_and_laid_again_where_it_lay_is_reported():
 def _qc_over_the_as(t: Table) -> tuple[np.ndarray, np.ndarray]:
     """An AS laid on the pile and reported, then a QC laid over its upper index and reported. Returns the views
     with the AS on top and with the QC on top."""
-    t.still(frames=4)
-    t.hand_over("pile")
-    _white_card(t, shift=0)
-    t.still(t.corners("AS", "pile"), frames=6)
-    with_as = t.background
-    t.hand_over("pile")
-    _blue_card(t, shift=-35)
+    with_as = _court_over_a_white_card(t, "AS")
     t.still(t.corners("QC", "pile", shift=(-35, 0)), frames=6)
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
     return with_as, t.background
