@@ -1158,9 +1158,9 @@ class CardTracker:
     def _top_taken(self, state: _ZoneState) -> bool:
         """Whether the still run that a hand now ends followed a hand that took the pile's top card off and put
         nothing down: no card's outline appeared, the top card, reported, was not read in it (but for a weak
-        reading of what lay beneath taken for it), and the view changed at each place it was
-        read since the view before that hand (a card covered by an unreadable one is not read either, but an
-        unreadable card is asked about). Why: a player who picks a reported card up to lay it again (to
+        reading of what lay beneath taken for it), and the view changed at each place it was read since the view
+        before that hand (a card covered by an unreadable one is not read either, but an unreadable card is asked
+        about). Why: a player who picks a reported card up to lay it again (to
         straighten it, or to play it nearer the pile) lays a card the tracker has; read where it lay before, it
         was taken for that card seen again and another reading on it became a card played (the demo deck, a QC
         laid again read 4C 0.6 at one corner: a 4C reported, nobody's), and read elsewhere it was reported a
