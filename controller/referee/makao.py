@@ -113,6 +113,10 @@ class MakaoReferee(Referee):
         it is the last card laid. The camera often reads it a moment later, when the player's hand is gone:
         that reading is the card already named, not another laid on it (:meth:`_on_placed`). Anything laid or
         taken back since forgets it."""
+        self.renewed: int | None = None
+        """How many turns stood when the stock was last renewed and the draw that renewed it was taken back: the
+        pile's cards went into the shuffled stock at the table and stay there (:meth:`_undo`), so no turn before
+        it can be taken back."""
         self.started = False
         self.over = False
         self.handlers = {
@@ -374,16 +378,26 @@ class MakaoReferee(Referee):
         if game is None:
             self.say(Prompt(None, "nothing to undo"))
             return
+        if self.renewed is not None and len(self.turns) <= self.renewed:
+            shuffled = f"the cards under {game.top} were shuffled into the stock"
+            self.say(Prompt(None, f"{shuffled}: nothing before can be taken back"))
+            return
         if not self.turns:  # only the starter so far: take it back, the next card on the pile starts
             self.mgame, self.over = None, False
             self.say(Correction(None, game.top, None, "undo the starter"))
             self.say(Prompt(None, "turn the starter card face up on the pile"))
             return
+        renewals = game.reshuffles
         game.pop()
         seat, action = self.turns.pop()
         self.over = False
         old = action.cards[-1] if isinstance(action, Play) else None
         self.say(Correction(seat, old, None, f"undo {action}"))
+        if game.reshuffles < renewals:
+            # the draw taken back renewed the stock: its cards go back on the stock, the shuffled pile stays in it
+            game.renew_stock()
+            self.renewed = len(self.turns)
+            self.say(Prompt(seat, f"put the drawn cards back on the stock; the cards under {game.top} stay in it"))
         self._announce_turn()
 
     def _end(self, reason: str) -> None:

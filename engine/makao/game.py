@@ -827,6 +827,18 @@ class MakaoGame:
         self._s = state
         return action
 
+    def renew_stock(self) -> int:
+        """Make the pile under its top card the stock now, outside any action; returns how many cards went in.
+
+        Why: at a table the players renew the stock by hand and shuffle it. When the draw that ran the stock out
+        is taken back (:meth:`pop`), its cards go back on the stock, but the pile's cards cannot be un-shuffled
+        and laid back under the top card: the controller undoes the draw, then renews the stock again with this.
+        Cards still in the stock stay on top of the new one.
+        """
+        moved = max(0, len(self._s.pile) - 1)
+        self._reshuffle()
+        return moved
+
     def peek(self) -> tuple[int, Action] | None:
         """The last applied (seat, action), or ``None``."""
         if not self._stack:
@@ -884,11 +896,11 @@ class MakaoGame:
         s.reshuffles += 1
         if s.hands is not None:
             random.Random(self.reshuffle_seed * 1_000_003 + s.reshuffles).shuffle(rest)
-            s.stock = rest
+            s.stock = rest + s.stock  # under what is left of it (only :meth:`renew_stock` leaves any)
         else:
             s.known_stock = Counter(c.face for c in rest)
             s.draws_since_reshuffle = 0
-        s.stock_count = len(rest)
+        s.stock_count += len(rest)
 
     def _end_turn(self, seat: int) -> None:
         s = self._s

@@ -19,7 +19,7 @@ from controller.announcements import (
 )
 from controller.outputs import TrackerOutput
 from controller.referee.makao import MakaoReferee
-from controller.simulation import Gather, direct_inputs, script_makao
+from controller.simulation import Gather, MakaoTruth, direct_inputs, script_makao
 from engine.cards import Card
 from engine.check import check_record
 from engine.makao.records import record_of
@@ -78,6 +78,60 @@ def test_a_draw_from_an_empty_stock_announces_the_new_stock_under_the_top_card()
     laid = [a for a in heard.items[: heard.items.index(renewed)] if isinstance(a, CardAccepted)]
     assert renewed.top == laid[-1].card and renewed.cards == len(laid)  # the starter and all laid but the top
     assert "New stock" in renewed.text(NAMES) and str(renewed.top) in renewed.text(NAMES)
+
+
+def _draw_that_renews_the_stock() -> tuple[list[object], int, int, MakaoTruth]:
+    """Seed 5's inputs (a perfect camera and the buttons), where in them the press that draws from an empty stock
+    and renews it is, whose press it is, and the game the bots played."""
+    actions, truth = script_makao(seed=5, players=NAMES)
+    at, gather = next((i, a) for i, a in enumerate(actions) if isinstance(a, Gather))
+    assert isinstance(gather, Gather)
+    seat = gather.seat
+    inputs = list(direct_inputs(actions))
+    before = len(list(direct_inputs(actions[:at])))  # a Gather gives no input: the next one is the press
+    assert inputs[before] == SeatButton(seat, Press.SHORT)
+    return inputs, before, seat, truth
+
+
+def test_a_draw_that_renewed_the_stock_taken_back_keeps_the_new_stock_and_the_game_goes_on_as_played() -> None:
+    """The player who drew from an empty stock takes the draw back (a long press) and draws again: the drawn
+    card goes back on the stock, but the pile's cards were shuffled into it and stay there. The table renews
+    the stock once, not again at the second draw, the pile holds only its top card, and the rest of the game
+    is refereed as the bots played it."""
+    inputs, at, seat, truth = _draw_that_renews_the_stock()
+    ref, heard = referee()
+    for item in inputs[:at]:
+        ref.submit(item)
+    assert ref.mgame is not None
+    left = ref.mgame.stock_size  # drawn before the stock ran out (a penalty), then back on top of the new one
+    ref.submit(inputs[at])
+    (renewed,) = heard.of(StockRenewed)
+    ref.submit(SeatButton(seat, Press.LONG))
+    assert heard.of(Correction)[-1].seat == seat
+    assert ref.lying() == {"pile": (renewed.top,)}
+    assert ref.mgame.stock_size == left + renewed.cards
+    assert "stock" in heard.of(Prompt)[-1].message
+    for item in inputs[at:]:
+        ref.submit(item)
+    assert heard.of(StockRenewed) == [renewed]
+    record = ref.record()
+    assert record["turns"] == record_of(truth.game, truth.turns, with_deal=False)["turns"]
+    report = check_record(record)
+    assert report["violations"] == [] and report["losers"] == list(truth.game.outcome().losers)
+
+
+def test_no_turn_before_a_renewal_kept_by_an_undo_can_be_taken_back() -> None:
+    """Once a draw that renewed the stock is taken back, the turns before it cannot be: the cards they laid
+    are shuffled in the stock. A long press says so and changes nothing."""
+    inputs, at, seat, _truth = _draw_that_renews_the_stock()
+    ref, heard = referee()
+    for item in inputs[: at + 1]:
+        ref.submit(item)
+    ref.submit(SeatButton(seat, Press.LONG))
+    state, corrections = ref.state(), len(heard.of(Correction))
+    ref.submit(SeatButton(seat, Press.LONG))
+    assert "shuffled into the stock" in heard.of(Prompt)[-1].message
+    assert len(heard.of(Correction)) == corrections and ref.state() == state
 
 
 def test_a_two_is_a_pending_penalty_and_a_short_press_draws_it() -> None:

@@ -23,6 +23,23 @@ def test_empty_stock_reshuffles_the_pile_except_its_top_card():
     assert Counter(g.cards_in_play()) == Counter(deck())
 
 
+def test_a_renewal_kept_when_its_draw_is_taken_back_puts_the_pile_under_the_cards_left_in_the_stock():
+    """At a table the shuffled pile cannot be put back under the top card: undoing the draw that renewed the stock
+    and renewing it again leaves the card left in the stock on top, the old pile under it, every card kept."""
+    g = game(["3H 5C", "6C 7C", "8C"], "9H", stock_top="AD", stock_size=1)
+    g.play(play("3H"))
+    pile_before = g.pile
+    g.play(Accept())  # draw 1, reshuffle, draw 2 more
+    g.pop()
+    assert g.pile == pile_before and g.stock_size == 1
+    assert g.renew_stock() == len(pile_before) - 1
+    assert g.pile == cards("3H") and g.stock_size == len(pile_before)
+    assert g.reshuffles == 1
+    assert Counter(g.cards_in_play()) == Counter(deck())
+    g.play(Accept())  # the same penalty drawn from the renewed stock: AD first, no second renewal
+    assert cards("AD")[0] in g.hand(1) and g.reshuffles == 1
+
+
 def test_reshuffle_order_is_reproducible_for_one_seed():
     def hands_after(seed: int) -> tuple[Card, ...]:
         g = game(["3H 5C", "6C 7C", "8C"], "9H", stock_top="AD", stock_size=1, seed=seed)
