@@ -1182,15 +1182,18 @@ class CardTracker:
 
     def _laid_again(self, state: _ZoneState, track: _Track, pending: _Pending) -> bool:
         """Whether ``pending`` read ``track``, the card taken off the pile (``_ZoneState.lifted``), in
-        ``confirm_frames`` still frames at the pile's confidence floor, whatever else it read at that place: it is
-        that card laid again (:meth:`_lay_again`), and the rest is its index read otherwise. Why whatever else: a
+        ``confirm_frames`` still frames at the confidence floor, whatever else it read at that place: it is that
+        card laid again (:meth:`_lay_again`), and the rest is its index read otherwise. Why whatever else: a
         tango_nuevo QH laid again was read QH 0.91 and JH 0.72 at one index, neither with the share a card needs
-        to be confirmed, and the JH was reported."""
+        to be confirmed, and the JH was reported. Why the floor of a play zone (``min_confidence``), not the
+        pile's: the pile's higher floor keeps the weak echo of a covered card from being reported, and the card
+        taken off lies in its player's hand, under nothing; the card in that hand is the one about to land there
+        (a tango_nuevo 6D laid again, read 9D 0.60 and 6D 0.56 in four frames, was reported as a 9D)."""
         s = self.settings
         card = next((c for c in pending.votes if c.same_face(track.card)), None)
         if card is None or len(pending.read_in.get(card, ())) < s.confirm_frames:
             return False
-        if float(np.mean(pending.peaks.get(card) or pending.votes[card])) < s.pile_min_confidence:
+        if float(np.mean(pending.peaks.get(card) or pending.votes[card])) < s.min_confidence:
             return False
         state.pending.remove(pending)
         self._lay_again(state, track, pending, card)

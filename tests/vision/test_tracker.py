@@ -1358,6 +1358,24 @@ def test_the_top_card_picked_up_and_laid_again_is_no_card_played_and_what_else_i
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
+def test_the_top_card_laid_again_and_read_as_another_card_a_little_more_surely_than_itself_is_no_card_played():
+    # The tracker bench's Makao pile with --retake (tango_nuevo, seed 8): a 6D picked up and laid again was read 9D
+    # and 6D 0.56 at its index, the 9D surer frame by frame, and once at the pile's floor (0.60) it was reported, a
+    # card nobody played. The card taken off is in its player's hand: read in three still frames at a play zone's
+    # floor where a card lands, it is that card laid again.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    _qc_picked_up_and_laid_again(t, 20)
+    at = ((cx + 20 - 24.5, cy - 31), (cx + 20 + 24.5, cy + 31))
+    t.still([_det(C(card), x, y, conf) for card, conf in (("KC", 0.58), ("QC", 0.56)) for x, y in at], frames=3)
+    t.still([_det(C("KC"), x, y, 0.7) for x, y in at], frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
+    t.hand_over("pile")
+    _blue_card(t, shift=26)  # the next player's card on it is a card played
+    t.still(t.corners("7C", "pile", shift=(26, 0)), frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
+
+
 def test_a_corner_the_top_card_covered_uncovered_when_it_is_picked_up_is_no_card_played():
     # The tracker bench's Makao pile with --retake (the demo deck, seed 4): a 9D laid over the JD's corner was
     # reported, then picked up to be laid again; the JD's corner, uncovered, read JH 0.75 and was reported as a card
