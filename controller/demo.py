@@ -89,6 +89,10 @@ class DemoOptions:
     (more still frames, only as many as the tracker needs)."""
     display_png: bool = True
     max_retries: int = 2
+    retake: float = 0.0
+    """The share of the cards the table accepted that their player picks up again and lays again in the same
+    place's zone (to straighten it, or nearer the pile), as players do: the table must take it for no card played.
+    Drawn from its own random stream, so the game is the same with it as without."""
 
 
 class TruthRecogniser:
@@ -138,6 +142,11 @@ class _Stats:
     replaced: int = 0
     picked_by_button: int = 0
     first_time_right: int = 0
+    laid_again: int = 0
+    """Cards accepted, then picked up and laid again by their player (``DemoOptions.retake``)."""
+    laid_again_announced: int = 0
+    """Of those, laid again and announced as a card played (which its player took back with a long press), asked
+    about, or rejected: each one a thing the table said that nobody did."""
 
 
 class Demo:
@@ -333,6 +342,20 @@ class Demo:
                 process(renderer.still(1))
             return done()
 
+        retakes = np.random.default_rng([opts.seed, 1])  # its own stream: the same game with --retake as without
+
+        def lay_again(action: Place) -> None:
+            """The player picks the card the table accepted up and lays it again; anything the table says about it
+            is a false word, and a card announced is taken back with a long press (the player did not play it)."""
+            said = self._said()
+            self.stats.laid_again += 1
+            place_again(action)
+            settle(lambda: self._said() != said, 10)
+            if self._said() != said:
+                self.stats.laid_again_announced += 1
+                if len(self.heard.of(CardAccepted)) > said[0]:
+                    referee.submit(SeatButton(action.seat, Press.LONG))
+
         for action in actions:
             if referee.is_over:
                 break
@@ -350,6 +373,8 @@ class Demo:
                         settle(lambda: referee.phase not in (Phase.SHOW_2C,), 8)
                     continue
                 self._play_until_accepted(action, referee, settle, place_again, accepted_before, asks_before)
+                if opts.retake and retakes.random() < opts.retake and not referee.is_over:
+                    lay_again(action)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Gather):
@@ -442,6 +467,11 @@ class Demo:
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
 
+    def _said(self) -> tuple[int, int, int]:
+        """How many cards the table accepted, asked about and rejected so far."""
+        heard = self.heard
+        return len(heard.of(CardAccepted)), len(heard.of(AskReplace)), len(heard.of(CardRejected))
+
     def _take_back(self, action: Place, referee: Any) -> None:
         """The table named ``action``'s card wrong: its player takes it back with a long press (then places
         it again, or the operator enters it), which the report counts as a misread corrected."""
@@ -512,6 +542,8 @@ class Demo:
             "picked_by_button": self.stats.picked_by_button,
             "entered_by_operator": self.stats.entered,
             "rejected": len(heard.of(CardRejected)),
+            "laid_again": self.stats.laid_again,
+            "laid_again_announced": self.stats.laid_again_announced,
             "tricks": len(true_winners),
             "tricks_correct": tricks_correct,
             "violations": check["violations"],
@@ -547,6 +579,8 @@ class Demo:
             "picked_by_button": self.stats.picked_by_button,
             "entered_by_operator": self.stats.entered,
             "rejected": len(self.heard.of(CardRejected)),
+            "laid_again": self.stats.laid_again,
+            "laid_again_announced": self.stats.laid_again_announced,
             "announce_latency_ms": {
                 "p50": _percentile(self.stats.latencies, 50),
                 "p95": _percentile(self.stats.latencies, 95),

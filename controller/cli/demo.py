@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
+from vision.argtypes import in_range
 
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"
@@ -43,6 +44,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--design", help="card design the synthetic camera sees (default: the committed demo deck, orell)"
     )
+    parser.add_argument(
+        "--retake",
+        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
+        default=0.0,
+        metavar="SHARE",
+        help="this share of the cards the table accepted is picked up and laid again by its player (to straighten "
+        "it), which the table must not take for a card played; default 0",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -70,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         recogniser=args.recogniser,
         model_dir=args.models,
         design=args.design,
+        retake=args.retake,
     )
     try:
         report = run_demo(opts)
@@ -85,6 +95,14 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(report: dict) -> str:  # type: ignore[type-arg]
     lat = report["announce_latency_ms"]
+    again = (
+        [
+            f"laid again by their players {report['laid_again']}, "
+            f"of them announced, asked or rejected {report['laid_again_announced']}"
+        ]
+        if report.get("laid_again")
+        else []
+    )
     if report["game"] == "makao":
         return "\n".join(
             [
@@ -97,6 +115,7 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
                 f"announced: first out {report['scores']['out']}, lost {report['scores']['losers']}; "
                 f"true: {report['true_scores']['out']}, {report['true_scores']['losers']}; "
                 f"violations {len(report['violations'])}",
+                *again,
                 f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
                 f"{report['frames']} frames in {report['wall_s']} s ({report['frames_read']} read, the others at rest)",
                 f"record: {report['record']}  output folder: {report['out']}",
@@ -110,6 +129,7 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
         f"candidate fallbacks {report['candidate_fallbacks']}, unreadable {report['unreadable']}",
         f"tricks {report['tricks']}, winner announced correctly {report['tricks_correct']}",
         f"scores announced {report['scores']}, true {report['true_scores']}; violations {len(report['violations'])}",
+        *again,
         f"announce latency p50 {lat['p50']} ms, p95 {lat['p95']} ms (pipeline time); "
         f"{report['frames']} frames in {report['wall_s']} s ({report['frames_read']} read, the others at rest)",
         f"record: {report['record']}  output folder: {report['out']}",

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,19 @@ def test_one_hand_through_the_pipeline_is_refereed_as_played(tmp_path: Path) -> 
     assert check.returncode == 0, check.stderr
     assert json.loads(check.stdout)["totals"] == report["scores"]
     assert len(record["hands"][0]["plays"]) == 48
+
+
+@pytest.mark.parametrize(("game", "seed"), [("358", 4), pytest.param("makao", 1, marks=pytest.mark.slow)])
+def test_cards_their_players_pick_up_and_lay_again_are_no_cards_played(game: str, seed: int, tmp_path: Path) -> None:
+    """Players straighten a card the table has accepted, or lay it nearer the pile: picked up and laid again, it
+    is announced, asked about or rejected by nobody, and the game is refereed as played. Before, a 3-5-8 card laid
+    again on its trick was rejected ("already played to this trick"), and a Makao pile card laid again could be
+    reported a second time."""
+    opts = DemoOptions(game=game, seed=seed, out=tmp_path, recogniser="truth", feed=False, quiet=True, headless=True)
+    again = run_demo(replace(opts, retake=0.5))
+    assert again["laid_again"] >= 10 and again["laid_again_announced"] == 0
+    assert again["misreads_uncorrected"] == 0 and again["rejected"] == 0 and again["unreadable"] == 0
+    assert again["scores"] == again["true_scores"] and again["tricks_correct"] == again["tricks"]
 
 
 def test_demo_refuses_bad_options_with_a_message() -> None:
