@@ -878,10 +878,16 @@ class CardTracker:
         self, obs: _Obs, seen_boxes: list[tuple[tuple[float, float, float, float], float]]
     ) -> _Obs | None:
         """``obs`` less its corners boxed where, in the same frame, a box read as a reported card lies
-        (overlapping it by ``same_index``; ``seen_boxes`` are those boxes and their confidences): that index boxed
-        again and read otherwise, a misread of it. A reading of one corner goes whatever it was read with; of a
-        card's two corners, a corner goes only where the reported card was read there at least as surely. None
-        when that leaves no corner; ``obs`` itself when it takes none off.
+        (overlapping it by ``same_index``, their centres on the mat within ``same_place_mm``; ``seen_boxes`` are
+        those boxes and their confidences): that index boxed again and read otherwise, a misread of it. A reading
+        of one corner goes whatever it was read with; of a card's two corners, a corner goes only where the
+        reported card was read there at least as surely. None when that leaves no corner; ``obs`` itself when it
+        takes none off.
+
+        Why the centres: boxes overlap in the image where the inks they read do not lie together. A tango_nuevo
+        9C laid again and reported, read 0.47 in a box twice an index's height, reached under the 4S put down
+        beside it; the 4S's index, read 0.70 with its centre 27 mm from that box's, went as a misread of the 9C
+        frame after frame, and the 4S was never reported nor asked about (bench tracker ``--retake`` seed 9).
 
         Why the corners of a reading of two: a reading of one index, boxed again, pairs with a weak box a card's
         length away into a reading of "two corners", and then it voted as a card. A penguins 9C put on the pile,
@@ -892,16 +898,25 @@ class CardTracker:
         covered KD read 0.8 is no misread of it."""
         s = self.settings
         one = len(obs.points) == 1
+        overlapping = [
+            [(seen, sure) for seen, sure in seen_boxes if box_overlap(b, seen) >= s.same_index] for b in obs.boxes
+        ]
+        if not any(overlapping):
+            return obs
+        centres = self._table_centres(obs.boxes)
         misread = [
-            any(box_overlap(b, seen) >= s.same_index and (one or sure >= conf) for seen, sure in seen_boxes)
-            for b, conf in zip(obs.boxes, obs.box_confidences, strict=True)
+            any(
+                (one or sure >= conf)
+                and float(np.linalg.norm(centre - self._table_centres([seen])[0])) <= s.same_place_mm
+                for seen, sure in over
+            )
+            for centre, conf, over in zip(centres, obs.box_confidences, overlapping, strict=True)
         ]
         if not any(misread):
             return obs
         if one:
             return None
         # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
-        centres = self.calibration.to_table(np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in obs.boxes]))
         gone = {
             int(np.argmin([float(np.linalg.norm(c - p)) for p in obs.points]))
             for c, bad in zip(centres, misread, strict=True)
@@ -918,6 +933,10 @@ class CardTracker:
             box_confidences=[obs.box_confidences[k] for k in kept],
             confidence=max((obs.box_confidences[k] for k in kept), default=0.0),  # a misread's confidence goes with it
         )
+
+    def _table_centres(self, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+        """The centres of image ``boxes`` on the mat (table mm)."""
+        return self.calibration.to_table(np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in boxes]))
 
     def _merge_pending(self, state: _ZoneState) -> None:
         """Votes at two places a card's diagonal apart that share a reading are the two corners of one card."""
