@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
-from vision.argtypes import in_range
+from controller.cli.retake import add_retake_argument
 
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"
@@ -44,14 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--design", help="card design the synthetic camera sees (default: the committed demo deck, orell)"
     )
-    parser.add_argument(
-        "--retake",
-        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
-        default=0.0,
-        metavar="SHARE",
-        help="this share of the cards the table accepted is picked up and laid again by its player (to straighten "
-        "it), which the table must not take for a card played; default 0",
-    )
+    add_retake_argument(parser, "the cards the table accepted")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 

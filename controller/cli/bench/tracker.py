@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import replace
 
+from controller.cli.retake import add_retake_argument
 from vision.argtypes import in_range
 
 NAME = "tracker"
@@ -83,14 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read every frame, also those of a table at rest (tracker rest_frames 0, as before 3 December)",
     )
-    parser.add_argument(
-        "--retake",
-        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
-        default=0.0,
-        metavar="SHARE",
-        help="this share of the cards played is picked up again after it settled and laid again by the same "
-        "player (as a player does with a card the table did not answer, or to straighten it); default 0",
-    )
+    add_retake_argument(parser, "the cards played, once settled,")
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
