@@ -19,8 +19,8 @@ Per zone (a polygon of the mat, in table mm, mapped into the image by the calibr
   votes where it was read (within ``same_place_mm``; votes weighed by confidence and by the corners it
   was read at: a card read alike at both corners is two witnesses), and a mean confidence of at least
   ``min_confidence``. A reading on an index that is read as a reported card in the same frame (boxes
-  overlapping by ``same_index``) is that card misread and gets no vote; readings of one index as
-  different cards in one frame share one witness.
+  overlapping by ``same_index``, centred within ``same_place_mm``) is that card misread and gets no vote;
+  readings of one index as different cards in one frame share one witness.
 * **outline**: what changed in the zone since the view before the hand came is the card just put down; its
   card-sized outline gives its corners, and where decks print their indices follows (:mod:`vision.proposals`).
   With a ``reader`` (the classifier alone) those places are read in each still frame until a card is
@@ -104,9 +104,9 @@ class TrackerSettings:
     match_radius_mm: float = 30.0
     """A reading this close to a place already voted on is the same card."""
     same_index: float = 0.2
-    """Two boxes overlapping by this share of the smaller are one corner index boxed twice: when one of them is
-    read as a reported card, the other reading is that index misread (a covered card's corner peeking out
-    beside it lies next to it, not on it)."""
+    """Two boxes overlapping by this share of the smaller, and centred within ``same_place_mm`` on the mat, are one
+    corner index boxed twice: when one of them is read as a reported card, the other reading is that index misread
+    (a covered card's corner peeking out beside it lies next to it, not on it)."""
     same_place_mm: float = 15.0
     """Readings this close (table mm) read the same ink, an index being about 10 x 22 mm: the agreement share of a
     reading is taken over those of its rivals read this close to it."""
