@@ -363,7 +363,7 @@ class Demo:
                 referee.submit(action)
             elif isinstance(action, Place):
                 accepted_before = len(self.heard.of(CardAccepted))
-                asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
+                asks_before = self._asked()
                 is_play = referee.mgame is not None if self.makao else referee.phase in (Phase.PLAY, Phase.KITTY)
                 process(renderer.apply(RPlace(action.card, action.where, seat=action.seat)))
                 if not is_play:
@@ -414,10 +414,7 @@ class Demo:
         for attempt in range(self.opts.max_retries + 1):
 
             def answered(acc: int = accepted_before, asks: int = asks_before) -> bool:
-                return (
-                    len(self.heard.of(CardAccepted)) > acc
-                    or len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) > asks
-                )
+                return len(self.heard.of(CardAccepted)) > acc or self._asked() > asks
 
             settle(answered, 10)
             if len(self.heard.of(CardAccepted)) == accepted_before and self._pick_with_button(action, referee):
@@ -430,7 +427,7 @@ class Demo:
                         attempt == 0
                         and accepted[-1].corrected_from is None
                         and len(accepted) == 1
-                        and len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected)) == asks_before
+                        and self._asked() == asks_before
                     ):
                         self.stats.first_time_right += 1
                     return
@@ -439,7 +436,7 @@ class Demo:
                 break
             self.stats.replaced += 1
             accepted_before = len(self.heard.of(CardAccepted))
-            asks_before = len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
+            asks_before = self._asked()
             place_again(action)
         # Still not read: the operator enters it.
         self.stats.entered += 1
@@ -467,10 +464,13 @@ class Demo:
         self.stats.entered += 1
         referee.submit(EnterCard(action.seat, action.card))
 
-    def _said(self) -> tuple[int, int, int]:
-        """How many cards the table accepted, asked about and rejected so far."""
-        heard = self.heard
-        return len(heard.of(CardAccepted)), len(heard.of(AskReplace)), len(heard.of(CardRejected))
+    def _asked(self) -> int:
+        """How many cards the table asked about or rejected so far: each one a card its player must see to."""
+        return len(self.heard.of(AskReplace)) + len(self.heard.of(CardRejected))
+
+    def _said(self) -> tuple[int, int]:
+        """How many cards the table accepted, and asked about or rejected, so far."""
+        return len(self.heard.of(CardAccepted)), self._asked()
 
     def _take_back(self, action: Place, referee: Any) -> None:
         """The table named ``action``'s card wrong: its player takes it back with a long press (then places
