@@ -907,10 +907,10 @@ class CardTracker:
             return obs
         centres = self._table_centres(obs.boxes)
         misread = [
-            any(
-                (one or sure >= conf)
-                and float(np.linalg.norm(centre - self._table_centres([seen])[0])) <= s.same_place_mm
-                for seen, sure in over
+            bool(over)
+            and any(
+                (one or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
+                for (_, sure), at in zip(over, self._table_centres([seen for seen, _ in over]), strict=True)
             )
             for centre, conf, over in zip(centres, obs.box_confidences, overlapping, strict=True)
         ]
