@@ -1459,11 +1459,34 @@ class CardTracker:
                 return []  # the shape test costs a warp: once every few frames is soon enough
             if not self._card_shaped(state, frame.image):
                 return []
+        best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
+        lifted = state.lifted if pile else None
+        if lifted is not None and best and best[0][0].same_face(lifted.card) and self._laid_again_weakly(state, lifted):
+            return []
         state.unreadable_reported = True
         state.unread = True
         state.asked = True
-        best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
+
+    def _laid_again_weakly(self, state: _ZoneState, track: _Track) -> bool:
+        """``track``, the card taken off the pile (``_ZoneState.lifted``), read first of all where a card is about
+        to be asked about: too weakly to be confirmed (:meth:`_laid_again`), yet it is that card laid again, and
+        nothing is asked. Why: the card taken off lies in its player's hand, the one about to land there, and a
+        card the models read poorly is read poorly again when it is laid again. tango_nuevo, Makao for four with
+        ``--retake``: a 4S and a 10S, each named with the button when first played, were laid again and read 4S
+        (10S) first but weakly; they were asked about, and the player's next press, meant to end his play, answered
+        the ask. A card read first as another is asked about as before (it may be another card)."""
+
+        def weight(pending: _Pending) -> float:
+            return max((p for c, p in pending.candidates.items() if c.same_face(track.card)), default=0.0)
+
+        pending = max(state.pending, key=weight, default=None)
+        if pending is None or weight(pending) <= 0.0:
+            return False
+        card = next(c for c in pending.candidates if c.same_face(track.card))
+        state.pending.remove(pending)
+        self._lay_again(state, track, pending, card)
+        return True
 
     def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
         """A card-sized quadrilateral in the zone: what differs from the empty mat when that is known (any card,
