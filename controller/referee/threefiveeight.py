@@ -337,11 +337,17 @@ class ThreeFiveEightReferee(Referee):
             log.info("%s: %s laid again", ev.zone, self.lifted.pop(ev.zone))
             self.felt.setdefault(ev.zone, []).append(ev.card)
             return
+        seat = self._seat_of(ev.zone)
+        if seat is not None and ev.card in self.felt.get(ev.zone, ()) and self._in_trick_on_felt(seat, ev.card):
+            # read again where it lies, played to the trick on the felt: a card the tracker never had (named with
+            # the button, or entered) and its player straightened reports no removal, so ``lifted`` misses it; with
+            # one deck it can be no other card ("wait until the trick is collected" was announced for it)
+            log.info("%s: %s read again where it lies", ev.zone, ev.card)
+            return
         self.felt.setdefault(ev.zone, []).append(ev.card)
         self.unreadable.pop(ev.zone, None)
         if self.paused:
             return
-        seat = self._seat_of(ev.zone)
         if ev.zone == EXCHANGE_ZONE:
             self.felt[ev.zone] = []  # shown, then taken back: nothing to collect
             if self.phase is Phase.EXCHANGE:
