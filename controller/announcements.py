@@ -235,15 +235,20 @@ class CardRejected(Announcement):
 
 @dataclass(frozen=True, slots=True)
 class AskReplace(Announcement):
-    """A card in a zone could not be read: place it again, or enter it with the buttons."""
+    """A card in a zone could not be read: place it again, pick it with the button, or say with a long press
+    that no card was laid (``Referee._withdraw_ask``)."""
 
     kind: ClassVar[str] = "unreadable"
     zone: str
     seat: int | None = None
 
     def text(self, names: Names) -> str:
-        who = _name(names, self.seat) if self.seat is not None else "Player"
-        return f"{who}: the card in {self.zone} cannot be read; place it again or enter it with the button."
+        if self.seat is None:  # the Makao starter: no player's button answers for it
+            return f"Player: the card in {self.zone} cannot be read; place it again or enter it."
+        return (
+            f"{_name(names, self.seat)}: the card in {self.zone} cannot be read; place it again, pick it with short "
+            "presses, or long press if you laid none."
+        )
 
 
 @dataclass(frozen=True, slots=True)

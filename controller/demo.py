@@ -346,7 +346,8 @@ class Demo:
 
         def lay_again(action: Place) -> None:
             """The player picks the card the table accepted up and lays it again; anything the table says about it
-            is a false word, and a card announced is taken back with a long press (the player did not play it)."""
+            is a false word: a card announced is taken back with a long press (the player did not play it), and
+            asked about, the player asked says with a long press that he laid no card."""
             said = self._said()
             self.stats.laid_again += 1
             place_again(action)
@@ -355,6 +356,8 @@ class Demo:
                 self.stats.laid_again_announced += 1
                 if len(self.heard.of(CardAccepted)) > said[0]:
                     referee.submit(SeatButton(action.seat, Press.LONG))
+                elif referee.unreadable and self.heard.of(AskReplace)[-1].seat is not None:
+                    referee.submit(SeatButton(self.heard.of(AskReplace)[-1].seat, Press.LONG))
 
         for action in actions:
             if referee.is_over:

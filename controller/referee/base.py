@@ -125,19 +125,36 @@ class Referee:
     def _pick_guess(self, zone: str, seat: int, press: Press) -> Card | None:
         """A press by the player whose card in ``zone`` the table could not read: a short press names the
         next guess ("is it 9C? long press to accept"), a long press returns the one named (no longer
-        asked about), for the game to lay it. None while nothing is chosen."""
+        asked about), for the game to lay it. None while nothing is chosen. A long press before any guess
+        is named says that no card was laid there (:meth:`_withdraw_ask`)."""
         guesses = self.unreadable[zone]
+        if press is Press.LONG and self.guess.get(zone, -1) < 0:
+            self._withdraw_ask(zone, seat)
+            return None
         if not guesses:
-            self.say(Prompt(seat, "no guess for this card: place it again, or the operator enters it"))
+            why = "no guess for this card: place it again, long press if you laid none, or the operator enters it"
+            self.say(Prompt(seat, why))
             return None
         if press is Press.SHORT:
             self.guess[zone] = (self.guess.get(zone, -1) + 1) % len(guesses)
             self.say(Prompt(seat, f"is it {guesses[self.guess[zone]]}? long press to accept"))
             return None
-        if self.guess.get(zone, -1) < 0:
-            return None
         del self.unreadable[zone]
         return guesses[self.guess[zone]]
+
+    def _withdraw_ask(self, zone: str, seat: int) -> None:
+        """The asked player's long press before any guess is named: no card was laid in ``zone``, and the table
+        asks no more. Why: what the camera asked about may be no new card at all (the player's own card only
+        straightened, a card face down, something set down on the felt), and while the ask was open every press
+        of the player to move went to the guesses: he could not draw, and with no guesses nothing but the
+        operator moved the game on. The game says what such a card is (:meth:`_no_card_laid`)."""
+        del self.unreadable[zone]
+        self.guess.pop(zone, None)
+        self.say(Prompt(seat, "no card laid: the table asks no more"))
+        self._no_card_laid(zone)
+
+    def _no_card_laid(self, zone: str) -> None:
+        """Hook: the player said no card was laid in ``zone`` where the table asked (:meth:`_withdraw_ask`)."""
 
     # -- input ------------------------------------------------------------------------------------
 

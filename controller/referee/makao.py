@@ -112,7 +112,8 @@ class MakaoReferee(Referee):
         """The card its player (with the button) or the operator named for one the table could not read, while
         it is the last card laid. The camera often reads it a moment later, when the player's hand is gone:
         that reading is the card already named, not another laid on it (:meth:`_on_placed`). Anything laid or
-        taken back since forgets it."""
+        taken back since forgets it. When the player says that no card was laid where the table asked
+        (:meth:`_no_card_laid`), the card on top is named so."""
         self.renewed: int | None = None
         """How many turns stood when the stock was last renewed and the draw that renewed it was taken back: the
         pile's cards went into the shuffled stock at the table and stay there (:meth:`_undo`), so no turn before
@@ -244,6 +245,14 @@ class MakaoReferee(Referee):
         # again until the operator enters it: the player picks it from the guesses with his button.
         self._ask_guesses(PILE, [c for c, _p in ev.best_guesses if possible(c)])
         self.say(AskReplace(PILE, self._laying_seat()))
+
+    def _no_card_laid(self, zone: str) -> None:
+        """What the table asked about is the card on top, as far as anyone laid it: named for the ask (see
+        ``named``), so that the camera's reading of it at last is not laid as a new card."""
+        if self.pending:
+            self.named = self.pending[-1]
+        elif self.mgame is not None:
+            self.named = self.mgame.top
 
     def _on_enter(self, cmd: EnterCard) -> None:
         if self.mgame is None:

@@ -400,6 +400,20 @@ def test_a_card_named_with_the_button_then_laid_again_and_read_is_the_card_playe
     assert "out of turn" in heard.of(CardRejected)[-1].reason
 
 
+def test_an_ask_withdrawn_with_a_long_press_undoes_nothing_and_the_card_laid_next_is_played() -> None:
+    # Ben's zone held something the camera could not read on his turn (a card face down): asked about, his long
+    # press before any guess says he laid no card. Without an ask the long press takes the last card back; here it
+    # only withdraws the ask, and the card he lays next is his play.
+    ref, heard = in_play()
+    ref.submit(placed(0, "AS"))
+    ref.submit(UnreadableCard("seat1", best_guesses=((C("KS"), 0.3), (C("KC"), 0.2))))
+    ref.submit(SeatButton(1, Press.LONG))
+    assert heard.of(Prompt)[-1].message == "no card laid: the table asks no more"
+    assert not heard.of(Correction) and [a.card for a in heard.of(CardAccepted)] == [C("AS")]
+    ref.submit(placed(1, "2S"))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("AS"), C("2S")]
+
+
 def test_a_rejected_card_picked_up_and_laid_on_its_turn_is_played_and_a_second_card_is_still_rejected() -> None:
     ref, heard = in_play()
     ref.submit(placed(1, "KS"))  # out of turn

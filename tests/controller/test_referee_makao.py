@@ -318,6 +318,48 @@ def test_the_card_asked_about_read_at_last_as_another_card_is_still_the_one_its_
     assert heard.of(TurnTo)[-1].seat == 1
 
 
+def test_an_ask_about_no_card_laid_is_withdrawn_with_a_long_press_and_the_player_to_move_draws() -> None:
+    """Something card-shaped the camera could not read and nobody laid (a card face down, a phone set on the
+    pile) is asked about as Ben's, and every press of his went to the guesses: with none he could not draw, and
+    only the operator moved the game on. A long press before any guess is named says he laid no card: the ask is
+    withdrawn, nothing is undone, and the camera's reading of the top card at last is no new card."""
+    from controller.announcements import AskReplace
+
+    ref, heard = referee()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(pile("9C"))  # Ada
+    ref.submit(SeatButton(0, Press.SHORT))  # done: Ben to move
+    ref.submit(UnreadableCard("pile"))
+    assert heard.of(AskReplace)[-1] == AskReplace("pile", 1)
+    ref.submit(SeatButton(1, Press.SHORT))
+    assert "long press if you laid none" in heard.of(Prompt)[-1].message and not heard.of(DrawCards)
+    ref.submit(SeatButton(1, Press.LONG))
+    assert heard.of(Prompt)[-1].message == "no card laid: the table asks no more" and not heard.of(Correction)
+    top = C("9C")
+    ref.submit(CardPlaced("pile", top, 0.7, candidates=((top, 0.7), (C("6C"), 0.2)), answers_ask=True))
+    ref.submit(SeatButton(1, Press.SHORT))  # Ben draws
+    assert heard.of(DrawCards) == [DrawCards(1, 1)] and [a.card for a in heard.of(CardAccepted)] == [C("9C")]
+    assert ref.record()["turns"] == [
+        {"seat": 0, "action": "play", "cards": ["9C"]},
+        {"seat": 1, "action": "draw"},
+    ]
+
+
+def test_the_players_own_card_straightened_and_asked_about_is_withdrawn_and_his_play_ends_as_laid() -> None:
+    """Ada straightens the 9C she just laid; read too weakly, it is asked about, and her press to end her play
+    named a guess instead. Her long press before any guess says she laid no new card; her short press ends
+    her play of the 9C alone."""
+    ref, heard = referee()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(pile("9C"))  # Ada
+    ref.submit(unreadable(("9C", 0.3), ("9S", 0.25), ("6C", 0.2)))  # the 9C laid again
+    ref.submit(SeatButton(0, Press.LONG))
+    ref.submit(SeatButton(0, Press.SHORT))  # done
+    assert [a.card for a in heard.of(CardAccepted)] == [C("9C")] and not heard.of(Correction)
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["9C"]}]
+    assert heard.of(TurnTo)[-1].seat == 1
+
+
 def test_an_unreadable_card_whose_other_suit_lies_on_the_pile_is_the_one_left() -> None:
     """7H or 7D, and the 7D is the starter: one deck holds one 7D, so the card is the 7H."""
     from controller.announcements import AskReplace
