@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from controller.announcements import (
     Announcement,
     AskReplace,
+    CardAccepted,
     CardRejected,
     Correction,
     ExchangeInstruction,
@@ -53,20 +54,33 @@ class CameraTracker(Protocol):
 
     def taken_back(self, card: Card | None) -> None: ...
 
+    def named(self, zone: str, card: Card) -> None: ...
+
 
 class TrackerOutput:
     """The referee's word to the camera's tracker (:class:`vision.tracker.CardTracker`): at a new stock
     (``StockRenewed``) the cards under the pile's top card are gone, so one of them played again is a new card,
     not that card seen again; a card undone (``Correction`` with no new card: a player's long press, the table
-    named it wrong) is taken back, so the view in which it was reported no longer shows what lay there before.
+    named it wrong) is taken back, so the view in which it was reported no longer shows what lay there before;
+    the card accepted for one the table asked about on the pile (``AskReplace``, then ``CardAccepted``: picked with
+    the button or entered) is that card, which the tracker then has as if it had reported it.
     ``tracker`` is set once the camera is calibrated (``None`` until then: nothing to tell) and replaced with it."""
 
     def __init__(self, zone: str = "pile") -> None:
         self.zone = zone
+        self.asked = False
+        """The table asked about a card on ``zone`` and no card was accepted since: the next one accepted is the
+        card named for it (a guess picked with the button, or entered), which the tracker is told (``named``)."""
         self.tracker: CameraTracker | None = None
 
     def announce(self, announcement: Announcement) -> None:
-        if isinstance(announcement, StockRenewed) and self.tracker is not None:
+        if isinstance(announcement, AskReplace):
+            self.asked = announcement.zone == self.zone
+        elif isinstance(announcement, CardAccepted):
+            if self.asked and self.tracker is not None:
+                self.tracker.named(self.zone, announcement.card)
+            self.asked = False
+        elif isinstance(announcement, StockRenewed) and self.tracker is not None:
             self.tracker.gathered(self.zone, announcement.top)
         elif isinstance(announcement, Correction) and announcement.new is None and self.tracker is not None:
             self.tracker.taken_back(announcement.old)

@@ -1576,6 +1576,41 @@ class CardTracker:
                 if card is None or track.card.same_face(card):
                     track.taken_back = True
 
+    def named(self, zone: str, card: Card) -> None:
+        """The referee's word that the card the tracker asked about on the pile ``zone`` (:class:`UnreadableCard`)
+        is ``card``: its player picked it from the guesses with his button, or the operator entered it. Where the
+        ask still stands (nothing reported since) it becomes a track where it was read, with no event, as a card
+        reported. Play zones are left as they are: a card there that is never read would be taken for gone.
+
+        Why: a card never reported is one the tracker does not have. Picked up to be straightened, it was not
+        known as the card taken off the pile (``_ZoneState.lifted`` took the card beneath it, or nothing), so laid
+        again it was asked about again (tango_nuevo, Makao for four with ``--retake``: a 4S and a 10S, each named
+        with the button, then laid again)."""
+        state = self.zones.get(zone)
+        if state is None:
+            raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
+        if state.zone.kind != "pile" or not state.asked or not state.pending:
+            return
+
+        def weight(pending: _Pending) -> tuple[float, int]:
+            share = max((p for c, p in pending.candidates.items() if c.same_face(card)), default=0.0)
+            return share / max(1, pending.frames), pending.frames
+
+        pending = max(state.pending, key=weight)
+        face = next((c for c in pending.candidates if c.same_face(card)), None)
+        where = pending.where(face) if face is not None else pending.points
+        track = _Track(next(self._ids), card, state.zone.name, [p.copy() for p in where], 0.0, seen_peak=0.0)
+        track.still_points = [p.copy() for p in where]
+        self._lies_on_outline(state, track, pending)
+        state.pending.remove(pending)
+        state.tracks.append(track)
+        state.had_cards = True
+        state.unread = False
+        state.placed_still = True
+        state.asked = False
+        state.lifted = None
+        state.last_reported = card
+
     def cards_in(self, zone: str) -> list[Card]:
         """The reported cards the tracker believes lie in ``zone`` (covered pile cards included)."""
         return [t.card for t in self.zones[zone].tracks]

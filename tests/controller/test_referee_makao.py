@@ -184,6 +184,9 @@ class _HeardByTracker:
     def taken_back(self, card: Card | None) -> None:
         self.told.append(f"taken back {card}")
 
+    def named(self, zone: str, card: Card) -> None:
+        self.told.append(f"named {card} on {zone}")
+
 
 def test_a_card_undone_with_a_long_press_is_told_to_the_cameras_tracker() -> None:
     """A player's long press takes back the card the table named: the camera's tracker hears it, so that the
@@ -198,6 +201,24 @@ def test_a_card_undone_with_a_long_press_is_told_to_the_cameras_tracker() -> Non
     assert tracker.told == []
     ref.submit(SeatButton(0, Press.LONG))
     assert tracker.told == ["taken back 7D"]
+
+
+def test_the_card_picked_for_one_the_table_asked_about_is_told_to_the_cameras_tracker() -> None:
+    """Ada picks 9C for the card the camera could not read: the tracker hears it, so that it has the card as if it
+    had reported it (``CardTracker.named``: straightened, it is the card taken off the pile). A card the camera
+    read is not told."""
+    tracker = _HeardByTracker()
+    to_tracker = TrackerOutput()
+    to_tracker.tracker = tracker
+    ref = MakaoReferee(NAMES, "makao", Announcer([to_tracker], NAMES))
+    ref.start()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(unreadable(("9S", 0.4), ("9C", 0.3)))
+    for press in (Press.SHORT, Press.SHORT, Press.LONG):
+        ref.submit(SeatButton(0, press))
+    ref.submit(SeatButton(0, Press.SHORT))  # done
+    ref.submit(pile("9D"))  # Ben's, read
+    assert tracker.told == ["named 9C on pile"]
 
 
 def test_a_button_out_of_turn_is_refused() -> None:

@@ -1412,6 +1412,31 @@ def test_the_top_card_laid_again_and_read_too_weakly_to_confirm_is_no_card_asked
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
+def test_a_card_asked_about_and_named_by_its_player_picked_up_and_laid_again_is_asked_about_no_more():
+    # tango_nuevo, Makao for four with --retake, seed 1: a 4S read too weakly was asked about and its player named it
+    # with the button; then he straightened it. The tracker had never reported it, so it did not know the card taken
+    # off, and laid again it was asked about once more. Told the card named (``named``), it has it as reported.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    with_as = _court_over_a_white_card(t, "AS")  # then a QC over its upper index, read too weakly to name
+    at = ((cx - 35 - 24.5, cy - 31), (cx - 35 + 24.5, cy + 31))
+    weak = [_det(C(card), x, y, conf) for card, conf in (("KC", 0.35), ("QC", 0.3)) for x, y in at]
+    t.still(weak, frames=TrackerSettings().unreadable_frames + 2)
+    assert len([e for e in t.events if isinstance(e, UnreadableCard)]) == 1
+    t.tracker.named("pile", C("QC"))  # picked with the button
+    t.still(weak, frames=3)
+    t.hand_over("pile")
+    t.background = with_as  # picked up
+    t.still(t.corners("AS", "pile"), frames=6)
+    t.hand_over("pile")
+    _blue_card(t, shift=20)  # laid again, read as weakly, the QC first
+    weak_again = [_det(C(card), x + 55, y, conf) for card, conf in (("QC", 0.35), ("KC", 0.3)) for x, y in at]
+    t.still(weak_again, frames=TrackerSettings().unreadable_frames + 2)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS")]
+    assert len([e for e in t.events if isinstance(e, UnreadableCard)]) == 1
+    assert t.tracker.cards_in("pile") == [C("AS"), C("QC")]
+
+
 def test_a_card_read_too_weakly_where_the_top_card_taken_off_lands_is_asked_about_when_another_leads_the_guesses():
     # The card taken off may not come back: a card read first as another one is asked about, as any unreadable card.
     t = Table("makao")
