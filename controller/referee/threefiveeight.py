@@ -489,6 +489,12 @@ class ThreeFiveEightReferee(Referee):
         return any(s == seat and c == card for s, c in zip(trick.seats, trick.cards, strict=True))
 
     def _on_cleared(self, ev: ZoneCleared) -> None:
+        seat = self._seat_of(ev.zone)
+        for card in self.felt.get(ev.zone, []):
+            if seat is not None and self._in_trick_on_felt(seat, card):
+                # picked up, with no removal reported first (a card the tracker never had: named with the button or
+                # entered): laid again before the trick is collected, it is that card (see ``_on_removed``)
+                self.lifted[ev.zone] = card
         self.felt[ev.zone] = []
         self.named.pop(ev.zone, None)
         self.unreadable.pop(ev.zone, None)

@@ -380,11 +380,12 @@ def test_a_card_picked_up_and_laid_again_before_the_trick_is_collected_is_the_ca
     assert phase(ref) is Phase.PLAY and heard.of(TurnTo)[-1].seat == 0
 
 
-def test_a_card_named_with_the_button_then_laid_again_and_read_is_the_card_played() -> None:
+@pytest.mark.parametrize("cleared", [False, True])
+def test_a_card_named_with_the_button_then_laid_again_and_read_is_the_card_played(cleared: bool) -> None:
     # tango_nuevo, 3-5-8 with --retake, seeds 0 and 1: the card the table could not read, picked with the button,
     # was the trick's last; its player straightened it before the trick was collected. The tracker, which never
-    # had it, reported no removal, and read it laid again: "wait until the trick is collected" was announced for
-    # a card nobody played. It lies there already, played to the trick on the felt: it is that card seen again.
+    # had it, reported no removal (at most its zone cleared, nothing left in it), and read it laid again: "wait
+    # until the trick is collected" was announced for a card nobody played. It is that card laid again.
     ref, heard = in_play()
     for seat, card in ((0, "AS"), (1, "2S")):
         ref.submit(placed(seat, card))
@@ -392,6 +393,8 @@ def test_a_card_named_with_the_button_then_laid_again_and_read_is_the_card_playe
     for press in (Press.SHORT, Press.LONG):
         ref.submit(SeatButton(2, press))
     assert ref.phase is Phase.COLLECT and [a.card for a in heard.of(CardAccepted)] == [C("AS"), C("2S"), C("3S")]
+    if cleared:
+        ref.submit(ZoneCleared("seat2"))  # picked up
     ref.submit(placed(2, "3S"))  # laid again, read
     assert not heard.of(CardRejected)
     clear(ref)
