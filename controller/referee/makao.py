@@ -269,10 +269,23 @@ class MakaoReferee(Referee):
             if press.press is Press.LONG:
                 self._undo()
             return
-        if PILE in self.unreadable and seat == self._laying_seat():
+        laying = self._laying_seat()
+        if PILE in self.unreadable and seat == laying:
             card = self._pick_guess(PILE, seat, press.press)
             if card is not None:
                 self._lay_named(card)
+            return
+        if PILE in self.unreadable and self.pending and press.press is Press.SHORT and laying is not None:
+            # Another player's press would end the open play and move the game on past a card nobody has named:
+            # the ask was dropped with it, and a card laid was lost. The asked player answers first.
+            who = self.players[laying]
+            self.say(
+                Prompt(
+                    seat,
+                    f"the card on the pile is not read yet: {who} picks it, places it again, or long "
+                    "presses if none was laid",
+                )
+            )
             return
         if press.press is Press.LONG:
             if self.choosing is not None and seat == self.pending_seat:

@@ -381,6 +381,22 @@ def test_the_players_own_card_straightened_and_asked_about_is_withdrawn_and_his_
     assert heard.of(TurnTo)[-1].seat == 1
 
 
+def test_another_players_press_waits_for_the_card_asked_about_on_an_open_play() -> None:
+    """Ada's play of 9C is open and a card on the pile could not be read: her second nine, or Ben's card. Ben's
+    press ended her play and moved the game on, and the ask went with it: a card laid was lost, and Ben was
+    recorded drawing. It waits now until Ada answers (here: she laid none); then it is Ben's press as ever."""
+    ref, heard = referee()
+    ref.submit(pile("9H"))  # the starter
+    ref.submit(pile("9C"))  # Ada, her play open
+    ref.submit(unreadable(("9S", 0.3), ("6S", 0.25)))
+    ref.submit(SeatButton(1, Press.SHORT))
+    assert "not read yet: Ada picks it" in heard.of(Prompt)[-1].message
+    assert not heard.of(DrawCards) and ref.record()["turns"] == []
+    ref.submit(SeatButton(0, Press.LONG))  # Ada: none laid
+    ref.submit(SeatButton(1, Press.SHORT))  # Ben: her play ends, and he draws
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["9C"]}, {"seat": 1, "action": "draw"}]
+
+
 def test_an_unreadable_card_whose_other_suit_lies_on_the_pile_is_the_one_left() -> None:
     """7H or 7D, and the 7D is the starter: one deck holds one 7D, so the card is the 7H."""
     from controller.announcements import AskReplace
