@@ -356,8 +356,8 @@ class Demo:
                 self.stats.laid_again_announced += 1
                 if len(self.heard.of(CardAccepted)) > said[0]:
                     referee.submit(SeatButton(action.seat, Press.LONG))
-                elif referee.unreadable and self.heard.of(AskReplace)[-1].seat is not None:
-                    referee.submit(SeatButton(self.heard.of(AskReplace)[-1].seat, Press.LONG))
+                elif referee.unreadable and (asked := self.heard.of(AskReplace)[-1].seat) is not None:
+                    referee.submit(SeatButton(asked, Press.LONG))
 
         for action in actions:
             if referee.is_over:

@@ -282,6 +282,11 @@ class _Pending:
         confs = self.peaks.get(card) or self.votes[card]
         return card, len(self.read_in.get(card, ())), float(np.mean(confs))
 
+    def weight_of(self, card: Card) -> float:
+        """What this place's readings gave ``card``'s face in all (``candidates``, summed over its frames): how
+        much a place too weakly read to confirm looks like a card the tracker knows lies there."""
+        return max((p for c, p in self.candidates.items() if c.same_face(card)), default=0.0)
+
     def suit_rival(self, card: Card) -> float:
         """The mean confidence, over this place's frames, of ``card``'s rank in the other suit of its colour."""
         return max(
@@ -1473,15 +1478,12 @@ class CardTracker:
         to be asked about: too weakly to be confirmed (:meth:`_laid_again`), yet it is that card laid again, and
         nothing is asked. Why: the card taken off lies in its player's hand, the one about to land there, and a
         card the models read poorly is read poorly again when it is laid again. tango_nuevo, Makao for four with
-        ``--retake``: a 4S and a 10S, each named with the button when first played, were laid again and read 4S
-        (10S) first but weakly; they were asked about, and the player's next press, meant to end his play, answered
-        the ask. A card read first as another is asked about as before (it may be another card)."""
-
-        def weight(pending: _Pending) -> float:
-            return max((p for c, p in pending.candidates.items() if c.same_face(track.card)), default=0.0)
-
-        pending = max(state.pending, key=weight, default=None)
-        if pending is None or weight(pending) <= 0.0:
+        ``--retake``: a 4S and a 10S, each named with the button when first played (which :meth:`named` now tells
+        the tracker), were laid again and read 4S (10S) first but weakly; they were asked about, and the player's
+        next press, meant to end his play, answered the ask. A card read first as another is asked about as before
+        (it may be another card)."""
+        pending = max(state.pending, key=lambda p: p.weight_of(track.card), default=None)
+        if pending is None or pending.weight_of(track.card) <= 0.0:
             return False
         card = next(c for c in pending.candidates if c.same_face(track.card))
         state.pending.remove(pending)
@@ -1591,12 +1593,7 @@ class CardTracker:
             raise ValueError(f"no zone {zone!r} on this mat (zones: {', '.join(self.zones)})")
         if state.zone.kind != "pile" or not state.asked or not state.pending:
             return
-
-        def weight(pending: _Pending) -> tuple[float, int]:
-            share = max((p for c, p in pending.candidates.items() if c.same_face(card)), default=0.0)
-            return share / max(1, pending.frames), pending.frames
-
-        pending = max(state.pending, key=weight)
+        pending = max(state.pending, key=lambda p: (p.weight_of(card) / max(1, p.frames), p.frames))
         face = next((c for c in pending.candidates if c.same_face(card)), None)
         where = pending.where(face) if face is not None else pending.points
         track = _Track(next(self._ids), card, state.zone.name, [p.copy() for p in where], 0.0, seen_peak=0.0)
