@@ -1594,18 +1594,11 @@ class CardTracker:
         if state.zone.kind != "pile" or not state.asked or not state.pending:
             return
         pending = max(state.pending, key=lambda p: (p.weight_of(card) / max(1, p.frames), p.frames))
-        face = next((c for c in pending.candidates if c.same_face(card)), None)
-        where = pending.where(face) if face is not None else pending.points
-        track = _Track(next(self._ids), card, state.zone.name, [p.copy() for p in where], 0.0, seen_peak=0.0)
-        track.still_points = [p.copy() for p in where]
-        self._lies_on_outline(state, track, pending)
+        face = next((c for c in pending.candidates if c.same_face(card)), card)
         state.pending.remove(pending)
-        state.tracks.append(track)
-        state.had_cards = True
-        state.unread = False
-        state.placed_still = True
+        # it lies where that place read it, the card put down in this still run, as the card taken off laid again
+        self._lay_again(state, _Track(next(self._ids), card, state.zone.name, [], 0.0), pending, face)
         state.asked = False
-        state.lifted = None
         state.last_reported = card
 
     def cards_in(self, zone: str) -> list[Card]:
