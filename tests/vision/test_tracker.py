@@ -1376,6 +1376,13 @@ def test_the_top_card_picked_up_and_laid_again_is_no_card_played_and_what_else_i
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
+def _next_card_on_it(t: Table, shift: float) -> None:
+    """The next player's card, a 7C, put down on the pile ``shift`` mm right of its middle: a card played."""
+    t.hand_over("pile")
+    _blue_card(t, shift=shift)
+    t.still(t.corners("7C", "pile", shift=(shift, 0)), frames=6)
+
+
 def test_the_top_card_laid_again_and_read_as_another_card_a_little_more_surely_than_itself_is_no_card_played():
     # The tracker bench's Makao pile with --retake (tango_nuevo, seed 8): a 6D picked up and laid again was read 9D
     # and 6D 0.56 at its index, the 9D surer frame by frame, and once at the pile's floor (0.60) it was reported, a
@@ -1388,9 +1395,7 @@ def test_the_top_card_laid_again_and_read_as_another_card_a_little_more_surely_t
     t.still([_det(C(card), x, y, conf) for card, conf in (("KC", 0.58), ("QC", 0.56)) for x, y in at], frames=3)
     t.still([_det(C("KC"), x, y, 0.7) for x, y in at], frames=6)
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
-    t.hand_over("pile")
-    _blue_card(t, shift=26)  # the next player's card on it is a card played
-    t.still(t.corners("7C", "pile", shift=(26, 0)), frames=6)
+    _next_card_on_it(t, shift=26)
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
@@ -1406,9 +1411,7 @@ def test_the_top_card_laid_again_and_read_too_weakly_to_confirm_is_no_card_asked
     t.still([_det(C(card), x, y, conf) for card, conf in (("QC", 0.4), ("KC", 0.3)) for x, y in at], frames=10)
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
     assert not [e for e in t.events if isinstance(e, UnreadableCard)]
-    t.hand_over("pile")
-    _blue_card(t, shift=46)  # the next player's card on it is a card played
-    t.still(t.corners("7C", "pile", shift=(46, 0)), frames=6)
+    _next_card_on_it(t, shift=46)
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
