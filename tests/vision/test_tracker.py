@@ -1399,16 +1399,23 @@ def test_the_top_card_laid_again_and_read_as_another_card_a_little_more_surely_t
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("7C")]
 
 
+def _qc_laid_again_read_weakly(first: str, second: str) -> Table:
+    """:func:`_qc_picked_up_and_laid_again` 20 mm right, its corners then read ``first`` 0.4 and ``second`` 0.3 for
+    ten still frames: too weakly to confirm either."""
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    _qc_picked_up_and_laid_again(t, 20)
+    at = ((cx + 20 - 24.5, cy - 31), (cx + 20 + 24.5, cy + 31))
+    t.still([_det(C(card), x, y, conf) for card, conf in ((first, 0.4), (second, 0.3)) for x, y in at], frames=10)
+    return t
+
+
 def test_the_top_card_laid_again_and_read_too_weakly_to_confirm_is_no_card_asked_about_when_it_leads_the_guesses():
     # tango_nuevo, Makao for four with --retake, seeds 1 and 2: a 4S (and a 10S) that the table could not read, picked
     # with the button, was picked up and laid again; read again too weakly to confirm (4S first, KS and AS after), it
     # was asked about, and its player's next press answered the ask instead of ending his play. The card taken off is
     # in its player's hand: a card read weakly where it lands, and read first as that card, is that card laid again.
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    _qc_picked_up_and_laid_again(t, 20)
-    at = ((cx + 20 - 24.5, cy - 31), (cx + 20 + 24.5, cy + 31))
-    t.still([_det(C(card), x, y, conf) for card, conf in (("QC", 0.4), ("KC", 0.3)) for x, y in at], frames=10)
+    t = _qc_laid_again_read_weakly(first="QC", second="KC")
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
     assert not [e for e in t.events if isinstance(e, UnreadableCard)]
     _next_card_on_it(t, shift=46)
@@ -1442,11 +1449,7 @@ def test_a_card_asked_about_and_named_by_its_player_picked_up_and_laid_again_is_
 
 def test_a_card_read_too_weakly_where_the_top_card_taken_off_lands_is_asked_about_when_another_leads_the_guesses():
     # The card taken off may not come back: a card read first as another one is asked about, as any unreadable card.
-    t = Table("makao")
-    cx, cy = t.layout.zone("pile").center
-    _qc_picked_up_and_laid_again(t, 20)
-    at = ((cx + 20 - 24.5, cy - 31), (cx + 20 + 24.5, cy + 31))
-    t.still([_det(C(card), x, y, conf) for card, conf in (("KC", 0.4), ("QC", 0.3)) for x, y in at], frames=10)
+    t = _qc_laid_again_read_weakly(first="KC", second="QC")
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC")]
     (asked,) = [e for e in t.events if isinstance(e, UnreadableCard)]
     assert [c for c, _p in asked.best_guesses][:2] == [C("KC"), C("QC")]
