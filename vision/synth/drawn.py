@@ -59,7 +59,7 @@ only washed pale there). Real decks do this (orell's courts, held out here, are 
 pile misses: its detector scores their indices 0.02-0.03), and no other training deck does. A
 different name, not a changed ``drawn-NN``, so the shipped models keep reproducing and two training
 runs can share one faces cache. Measured on 2 December against a control trained beside it: half the
-court cards missed on the pile, but not adopted (vision/models/MODEL_CARD.md, "Tried on 2 December,
+court cards missed on the pile, but not adopted (vision/models/HISTORY.md, "Tried on 2 December,
 evening")."""
 
 PRINTERS_FONTS: tuple[tuple[str, str], ...] = (
@@ -105,7 +105,7 @@ where the twelve drew theirs in Hershey and DejaVu faces. Tried on 4 December ag
 held-out decks' ranks were read no better (their misreads are small, blurred indices, not type faces),
 the real webcam's clubs better the more decks when trained on from the shipped classifier (read as
 spades 57, 41, 22 times with 12, 24, 39 decks), but from nothing, at a 2-core host's epochs, 39 decks
-read the real photos worse than 12 (vision/models/MODEL_CARD.md). Decks 00-11 keep the fonts they were
+read the real photos worse than 12 (vision/models/HISTORY.md). Decks 00-11 keep the fonts they were
 drawn with, so the shipped models reproduce."""
 
 

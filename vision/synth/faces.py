@@ -95,7 +95,7 @@ _BACK = f"{_RESPONSIVE}/back.svg"  # a tile: the backs are cards of this pattern
 # One SVG per card, from npm (scripts/train-deps.sh): Adrian Kennard's generated decks (CC0), as normal
 # and as large-index faces (two colours only; the four-colour ones are not a standard deck), and the
 # "responsive playing cards" after Chris Aguilar's vectorized deck (LGPL-3). Trained on only with
-# ``--npm-decks`` (MODEL_CARD.md).
+# ``--npm-decks`` (vision/models/HISTORY.md).
 NPM_DESIGNS: dict[str, Design] = {
     d.name: d
     for d in [

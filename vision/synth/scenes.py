@@ -71,7 +71,7 @@ class SceneConfig:
     """Chance that the picture is out of focus, blurred in proportion to the cards' size (``defocus``)
     on top of the generator's own light blur: a webcam above a table is rarely sharp, and blur
     makes a club's lobes run together into a spade (held-out designs blurred by 1.5 px read clubs
-    as spades 71 times against 29 sharp). Off for the shipped models (``--defocus``, MODEL_CARD.md)."""
+    as spades 71 times against 29 sharp). Off for the shipped models (``--defocus``, vision/models/HISTORY.md)."""
     defocus: tuple[float, float] = (0.003, 0.010)
     """Range of the defocus blur's sigma as a fraction of the card height."""
     area_faces: bool = False
@@ -80,7 +80,7 @@ class SceneConfig:
     so a small card's strokes alias into stair steps that no camera shows. Draws no random numbers, so a
     seed lays the same cards in the same places either way (a corner right at ``min_visible`` may be
     labelled in one and not the other: the card's edge is drawn a little differently). Off for the
-    shipped models (``--area-faces``, MODEL_CARD.md)."""
+    shipped models (``--area-faces``, vision/models/HISTORY.md)."""
     joker_probability: float = 0.0
     """Chance that one of a scene's cards is a joker of its deck (when the deck has jokers): it has no
     index to label, and its corner lettering ("JOKER", a star) is where the real phone photos' false

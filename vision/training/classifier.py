@@ -108,7 +108,7 @@ def _to_tensor(bgr: np.ndarray) -> torch.Tensor:
 def _spread_ink(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """The crops' dark ink spread by one or two pixels (a grey erosion: each pixel takes the darkest of
     its 2x2 or 3x3 neighbourhood), as a soft, over-exposed webcam prints it: a club's lobes then run
-    into one blob. The shipped classifier read such clubs as spades (MODEL_CARD.md)."""
+    into one blob. The shipped classifier read such clubs as spades (vision/models/MODEL_CARD.md)."""
     if torch.rand(1, generator=gen).item() < 0.5:
         padded = nn.functional.pad(x, (0, 1, 0, 1), mode="replicate")
         return -nn.functional.max_pool2d(-padded, 2, stride=1)

@@ -103,14 +103,14 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         help="chance that a keyboard or a score sheet lies on the table under the cards, its legends rejects "
         "for the classifier (default 0: the shipped models saw none; 0.3 was tried on 4 Dec and lost fanned "
-        "rows of cards, see MODEL_CARD.md)",
+        "rows of cards, see vision/models/HISTORY.md)",
     )
     p.add_argument(
         "--defocus",
         type=probability,
         default=0.0,
         help="chance that a classifier scene is out of focus, blurred in proportion to its cards (default 0: "
-        "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see MODEL_CARD.md)",
+        "the shipped models; 0.5 was tried on 1 Dec and read the table worse, see vision/models/HISTORY.md)",
     )
     p.add_argument(
         "--ink-spread",

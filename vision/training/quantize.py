@@ -6,7 +6,7 @@ instructions (x86 VNNI, the Pi 5's
 Arm ``sdot``) that runs the classifier about twice as fast at the same accuracy, which matters
 because the classifier reads every corner in view, up to four times. Only convolutions are
 quantised, so softmax-like heads keep their float precision. The detector stays float: an 8-bit
-one, tried the same way, lost 1-2 points of recall and precision (MODEL_CARD.md); tried again on 5
+one, tried the same way, lost 1-2 points of recall and precision (vision/models/HISTORY.md); tried again on 5
 December with its head's last convolutions left float, it found the held-out corners as the float one
 does in half the time, but the whole reading lost a little on every set (docs/vision.md, "5 December,
 night").
