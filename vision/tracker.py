@@ -794,8 +794,8 @@ class CardTracker:
         seen_boxes = [
             (b, c)
             for obs, track in witnesses
-            if not (pile and self._covered_by_new_card(state, track, obs.points))
-            for b, c in zip(obs.boxes, obs.box_confidences, strict=True)
+            for b, c, centre in zip(obs.boxes, obs.box_confidences, self._table_centres(obs.boxes), strict=True)
+            if not (pile and self._covered_by_new_card(state, track, [centre]))
         ]
         for obs, track in matched:
             if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
@@ -1359,7 +1359,10 @@ class CardTracker:
         (:meth:`_less_reported_indices`). Why: on a pile the new card's index is often boxed twice, and the second
         box read as a card beneath it; the new card's own sure reading was then silenced frame after frame
         (tango_nuevo's QH read 0.94 was never confirmed: a box beside it read JH 0.57, the JH beneath). What lies
-        on top is the new card."""
+        on top is the new card. :meth:`_observe` asks it of each box on its own, not of a reading's corners together:
+        a tango_nuevo 7S half covered by a 10S was read at its corner peeking out and, in a box on the 10S's index,
+        at the 10S's ink, and as one reading of two corners, not all covered, it silenced the 10S until the operator
+        entered it (Makao for four with ``--retake``, seed 0)."""
         if state.outline is None or (state.placed_still and state.tracks and track is state.tracks[-1]):
             return False
         outline = state.outline.astype(np.float32)

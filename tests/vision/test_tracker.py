@@ -886,6 +886,24 @@ def test_a_second_box_on_the_new_cards_index_read_as_the_card_beneath_does_not_s
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
 
 
+def test_a_box_on_the_new_cards_index_read_as_the_card_beneath_silences_nothing_while_that_card_peeks_out():
+    # tango_nuevo, Makao for four with --retake, seed 0: a 10S put down over a 7S's lower half. The 7S's upper
+    # index peeks out beside it, read 7S 0.84; the 10S's index is read 10S 0.71, and a second box on it reads 7S
+    # 0.6, inside the 10S. The two 7S readings made one reading of "two corners", not all of them covered, so that
+    # second box made the 10S's reading a misread of the 7S frame after frame: neither reported nor asked about,
+    # the 10S was entered by the operator. A box inside the card put down reads that card's ink, whichever other
+    # corners of the card beneath are read beside it.
+    t = Table("makao")
+    x, y = _card_over(t, "7S", shift=30)
+    cx, cy = t.layout.zone("pile").center
+    peeking = _det(C("7S"), cx - 24.5, cy - 31, conf=0.84)
+    ten = _det(C("10S"), x - 24.5, y - 31, conf=0.71)
+    second_box = _det(C("7S"), x - 23, y - 28, conf=0.6)
+    t.still([peeking, ten, second_box], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("7S"), C("10S")]
+    assert not any(isinstance(e, UnreadableCard) for e in t.events)
+
+
 def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
     # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
     # heart), inside the KD. That reading is neither a second KH played nor a rival that leaves the KD in doubt:
