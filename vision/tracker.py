@@ -1159,6 +1159,12 @@ class CardTracker:
             if not c.same_face(card) and len(seen) >= s.confirm_frames and np.mean(pending.peaks.get(c) or 0) >= floor
         ]
         self._looks_like(state, track, pending, rivals)
+        if state.zone.kind == "pile":
+            # a card the table named wrong and took back is in its player's hand once a card is played over it (most
+            # often it is this one, laid again), and the name it was given is none of its own: read near where it
+            # lay, a card of that name would be taken for it seen again and never reported (tango_nuevo, Makao for
+            # four with --retake, seed 0: a 10H read 7H and taken back, then the real 7H asked about and entered)
+            state.tracks = [t for t in state.tracks if not t.taken_back]
         state.tracks.append(track)
         state.had_cards = True
         state.unread = False
@@ -1566,7 +1572,8 @@ class CardTracker:
         reported. A card the camera did not report (the referee named it from an unreadable card's guesses, or
         the operator entered it) leaves that view as it is: it was laid after it. The tracks stay: the physical
         card is still there until its player picks it up; picked up and laid again, it is a card played again, not
-        the card taken off the pile laid again (``_ZoneState.lifted``)."""
+        the card taken off the pile laid again (``_ZoneState.lifted``). On a pile it goes once a card is reported
+        over it (:meth:`_place`)."""
         for state in self.zones.values():
             if state.last_reported is None or (card is not None and not state.last_reported.same_face(card)):
                 continue

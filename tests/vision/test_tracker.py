@@ -1524,6 +1524,25 @@ def test_a_card_picked_up_and_taken_back_is_a_card_played_when_it_is_laid_again(
     assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("QC")]
 
 
+def test_a_card_named_wrong_and_laid_again_as_another_leaves_no_card_of_the_wrong_name_on_the_pile():
+    # tango_nuevo, Makao for four with --retake, seed 0: a 10H put on the pile was read 7H and reported; its player
+    # took it back with a long press and laid it again, read 10H and reported. The tracker still held a 7H on the
+    # pile, so the real 7H, played later near there and read 7H 0.78, was taken for that card seen again: it was
+    # asked about as the KH it read weakly beside, and entered by the operator. A card taken back is in its
+    # player's hand once another card is reported over it; a reading of its wrong name is no sight of it.
+    t = Table("makao")
+    _qc_over_the_as(t)  # the QC stands for the 10H read 7H
+    t.tracker.taken_back(C("QC"))
+    t.hand_over("pile")
+    _blue_card(t, shift=-30)  # laid again a little aside, read right
+    t.still(t.corners("JD", "pile", shift=(-30, 0)), frames=6)
+    t.hand_over("pile")
+    _blue_card(t, shift=-25)  # the real QC, later, near where the card read QC lay
+    t.still(t.corners("QC", "pile", shift=(-25, 0)), frames=6)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("QC"), C("JD"), C("QC")]
+    assert not [e for e in t.events if isinstance(e, UnreadableCard)]
+
+
 def test_the_piles_one_card_picked_up_and_laid_again_is_no_card_played():
     # The tracker bench's Makao pile with --retake (the demo deck, seed 3): the first card, a KD, picked up and
     # laid again. The pile was empty for a moment, so it was cleared, and the KD laid again was reported a second
