@@ -819,7 +819,8 @@ class CardTracker:
             # the card taken off the pile, read again, is no misread of the card beneath whose index it lies over (a
             # tango_nuevo QH laid again over the QS's corner, its reading silenced by the QS's weak box under it)
             if seen_boxes and not (state.lifted is not None and state.lifted.card.same_face(obs.card)):
-                unseen = self._less_reported_indices(obs, seen_boxes)
+                fresh = state.outline if pile and not state.placed_still else None
+                unseen = self._less_reported_indices(obs, seen_boxes, fresh)
                 if unseen is None:
                     continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
                 obs = unseen
@@ -882,7 +883,10 @@ class CardTracker:
         self._merge_pending(state)
 
     def _less_reported_indices(
-        self, obs: _Obs, seen_boxes: list[tuple[tuple[float, float, float, float], float]]
+        self,
+        obs: _Obs,
+        seen_boxes: list[tuple[tuple[float, float, float, float], float]],
+        new_card: np.ndarray | None = None,
     ) -> _Obs | None:
         """``obs`` less its corners boxed where, in the same frame, a box read as a reported card lies
         (overlapping it by ``same_index``, their centres on the mat within ``same_place_mm``; ``seen_boxes`` are
@@ -902,9 +906,24 @@ class CardTracker:
         end, and a QC was reported while the real one was still in a player's hand (Makao seed 7). Why only
         where the reported card was read as surely: on a pile the new card's index often lies over a covered
         card's peeking corner, their boxes overlapping, and a new card read 0.93 at both corners beside a
-        covered KD read 0.8 is no misread of it."""
+        covered KD read 0.8 is no misread of it.
+
+        ``new_card``: the outline (table mm) of a card put down on a pile and not yet reported. A box of a reading of
+        one corner that lies on it (``covered_inside_mm``) goes too only where the reported card was read as surely:
+        a deck that prints one index a card is read at one corner, and a tango_nuevo AD put down almost onto the AS,
+        read 0.93, went as a misread of a box read AS 0.3 whose centre lay 2 mm inside the AD's edge, until its player
+        laid it again (Makao for four with ``--retake``, seed 0). The card put down lies on top there."""
         s = self.settings
         one = len(obs.points) == 1
+        on_new = (
+            [
+                cv2.pointPolygonTest(new_card.astype(np.float32), (float(c[0]), float(c[1])), True)
+                >= s.covered_inside_mm
+                for c in self._table_centres(obs.boxes)
+            ]
+            if new_card is not None and one
+            else [False] * len(obs.boxes)
+        )
         overlapping = [
             [(seen, sure) for seen, sure in seen_boxes if box_overlap(b, seen) >= s.same_index] for b in obs.boxes
         ]
@@ -914,24 +933,27 @@ class CardTracker:
         misread = [
             bool(over)
             and any(
-                (one or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
+                ((one and not fresh) or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
                 for (_, sure), at in zip(over, self._table_centres([seen for seen, _ in over]), strict=True)
             )
-            for centre, conf, over in zip(centres, obs.box_confidences, overlapping, strict=True)
+            for centre, conf, over, fresh in zip(centres, obs.box_confidences, overlapping, on_new, strict=True)
         ]
         if not any(misread):
             return obs
-        if one:
-            return None
-        # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
-        gone = {
-            int(np.argmin([float(np.linalg.norm(c - p)) for p in obs.points]))
-            for c, bad in zip(centres, misread, strict=True)
-            if bad
-        }
-        if len(gone) == len(obs.points):
-            return None
         kept = [k for k, bad in enumerate(misread) if not bad]
+        if one:
+            if not any(on_new[k] for k in kept):
+                return None
+            gone: set[int] = set()  # its boxes on the card put down, read more surely than the card beneath's, stay
+        else:
+            # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
+            gone = {
+                int(np.argmin([float(np.linalg.norm(c - p)) for p in obs.points]))
+                for c, bad in zip(centres, misread, strict=True)
+                if bad
+            }
+            if len(gone) == len(obs.points):
+                return None
         return replace(
             obs,
             points=[p for k, p in enumerate(obs.points) if k not in gone],

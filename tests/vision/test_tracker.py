@@ -904,6 +904,21 @@ def test_a_box_on_the_new_cards_index_read_as_the_card_beneath_silences_nothing_
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
 
 
+def test_the_new_card_read_surely_at_its_one_index_is_no_misread_of_a_weak_box_of_the_card_beneath_at_its_edge():
+    # tango_nuevo (one index a card), Makao for four with --retake, seed 0: an AD put down almost onto the AS. Its
+    # index was read AD 0.93; a box twice an index's size over it, centred 2 mm inside the AD's edge, read AS 0.3.
+    # A reading of one corner went as a misread of a reported card boxed there, however weakly that card was read,
+    # so the AD was neither reported nor asked about until its player laid it again. Where a card was put down and
+    # nothing is reported yet, a reading on that card surer than the card beneath's box is that card.
+    t = Table("makao")
+    x, y = _card_over(t, "AS", shift=3)
+    ad = _det(C("AD"), x - 24.5, y - 31, conf=0.93)
+    wide = Detection(C("AS"), 0.3, _box(x - 36.5, y - 46, x - 22.5, y - 26), ((C("AS"), 0.3),))  # centre 2 mm in
+    t.still([ad, wide], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("AD")]
+    assert not any(isinstance(e, UnreadableCard) for e in t.events)
+
+
 def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
     # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
     # heart), inside the KD. That reading is neither a second KH played nor a rival that leaves the KD in doubt:
