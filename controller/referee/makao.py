@@ -177,9 +177,10 @@ class MakaoReferee(Referee):
             return
         self._lay(ev.card, ev.candidates, ev.still_t)
 
-    def _lay_named(self, card: Card) -> None:
-        """Lay ``card`` as named for an unreadable one (a guess picked, or entered), and remember it."""
-        self._lay(card, (), 0.0)
+    def _lay_named(self, card: Card, still_t: float = 0.0) -> None:
+        """Lay ``card`` as named for an unreadable one (a guess picked, entered, or settled by its other suit lying
+        on the pile), and remember it: the camera's reading of it at last is that card (``_on_placed``)."""
+        self._lay(card, (), still_t)
         if self.pending and self.pending[-1].same_face(card):
             self.named = card
 
@@ -239,7 +240,9 @@ class MakaoReferee(Referee):
         settled = settle_suit_doubt(ev.best_guesses, possible)
         if settled is not None:  # 7H or 7D, and 7D lies on the pile: it is 7H
             log.info("pile: %s read, its suit in doubt; the other suit of its rank is on the pile", settled)
-            self._lay(settled, (), ev.t)
+            # named, as a guess picked: straightened and read at last it is this card, not a second one (tango_nuevo,
+            # Makao for four with --retake: a QD so settled, read QD laid again, fell back on a JD nobody played)
+            self._lay_named(settled, ev.t)
             return
         # A deck the models read poorly (a bare rank in the corner) would otherwise be placed again and
         # again until the operator enters it: the player picks it from the guesses with his button.

@@ -7,6 +7,7 @@ import pytest
 from controller.announcements import (
     Announcer,
     CardAccepted,
+    CardRejected,
     Correction,
     Demand,
     DrawCards,
@@ -405,6 +406,21 @@ def test_an_unreadable_card_whose_other_suit_lies_on_the_pile_is_the_one_left() 
     ref.submit(pile("7D"))
     ref.submit(unreadable(("7D", 0.5), ("7H", 0.4)))
     assert heard.of(CardAccepted)[-1].card == C("7H") and not heard.of(AskReplace)
+    ref.submit(SeatButton(0, Press.SHORT))
+    assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["7H"]}]
+
+
+def test_an_unreadable_card_settled_by_its_other_suit_read_at_last_is_not_laid_again() -> None:
+    """The 7H settled so (its other suit lies on the pile) is that card, as one its player named: straightened and
+    read at last, 7H with JH as its next guess, it is not a second card. tango_nuevo, Makao for four with
+    --retake: a QD so settled, laid again and read QD, fell back on its next guess, a JD nobody played, and its
+    player had to take it back."""
+    ref, heard = referee()
+    ref.submit(pile("7D"))
+    ref.submit(unreadable(("7D", 0.5), ("7H", 0.4)))
+    assert [a.card for a in heard.of(CardAccepted)] == [C("7H")]
+    ref.submit(pile("7H", ("JH", 0.3)))  # Ada straightens it; the camera reads it now
+    assert [a.card for a in heard.of(CardAccepted)] == [C("7H")] and not heard.of(CardRejected)
     ref.submit(SeatButton(0, Press.SHORT))
     assert ref.record()["turns"] == [{"seat": 0, "action": "play", "cards": ["7H"]}]
 
