@@ -909,10 +909,13 @@ class CardTracker:
         covered KD read 0.8 is no misread of it.
 
         ``new_card``: the outline (table mm) of a card put down on a pile and not yet reported. A box of a reading of
-        one corner that lies on it (``covered_inside_mm``) goes too only where the reported card was read as surely:
-        a deck that prints one index a card is read at one corner, and a tango_nuevo AD put down almost onto the AS,
-        read 0.93, went as a misread of a box read AS 0.3 whose centre lay 2 mm inside the AD's edge, until its player
-        laid it again (Makao for four with ``--retake``, seed 0). The card put down lies on top there."""
+        one corner that lies on it (``covered_inside_mm``) is no misread of a reported card: that card lies beneath,
+        and its boxes on the card put down are left out of ``seen_boxes`` already (:meth:`_covered_by_new_card`), so
+        what is left of them lies at its edge or off it, a corner peeking out, whose box may reach under the new
+        card's index. A deck that prints one index a card is read at one corner: a tango_nuevo AD put down almost
+        onto the AS, read 0.93, went as a misread of a box read AS 0.3 whose centre lay 2 mm inside the AD's edge,
+        and a 6H read 0.6 as one of a 9H peeking out at its edge, read 0.87 in a box reaching under the 6H's index,
+        until their players laid them again (Makao for four with ``--retake``, seed 0)."""
         s = self.settings
         one = len(obs.points) == 1
         on_new = (
@@ -933,7 +936,7 @@ class CardTracker:
         misread = [
             bool(over)
             and any(
-                ((one and not fresh) or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
+                not fresh and (one or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
                 for (_, sure), at in zip(over, self._table_centres([seen for seen, _ in over]), strict=True)
             )
             for centre, conf, over, fresh in zip(centres, obs.box_confidences, overlapping, on_new, strict=True)
@@ -944,7 +947,7 @@ class CardTracker:
         if one:
             if not any(on_new[k] for k in kept):
                 return None
-            gone: set[int] = set()  # its boxes on the card put down, read more surely than the card beneath's, stay
+            gone: set[int] = set()  # its boxes on the card put down stay
         else:
             # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
             gone = {

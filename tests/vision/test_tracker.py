@@ -919,6 +919,19 @@ def test_the_new_card_read_surely_at_its_one_index_is_no_misread_of_a_weak_box_o
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
 
 
+def test_the_new_card_read_at_its_one_index_is_no_misread_of_the_card_beneath_peeking_out_at_its_edge():
+    # tango_nuevo, Makao for four with --retake, seed 0: a 6H put down over a 9H, whose index peeks out at the
+    # 6H's edge (its box's centre 1.7 mm inside it), read 9H 0.87 in a box wide enough to reach under the 6H's
+    # index, 12 mm away, read 6H 0.6. The 6H went as a misread of the 9H frame after frame. The 9H lies beneath:
+    # its ink cannot be where the card put down lies, 11 mm inside its edge.
+    t = Table("makao")
+    x, y = _card_over(t, "9H", shift=8)
+    six = _det(C("6H"), x - 24.5, y - 31, conf=0.6)
+    peeking = Detection(C("9H"), 0.87, _box(x - 40.5, y - 40, x - 19.5, y - 23), ((C("9H"), 0.87),))  # 1.7 mm in
+    t.still([six, peeking], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("9H"), C("6H")]
+
+
 def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
     # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
     # heart), inside the KD. That reading is neither a second KH played nor a rival that leaves the KD in doubt:
