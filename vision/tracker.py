@@ -1300,7 +1300,9 @@ class CardTracker:
         def depths(points: list[np.ndarray]) -> list[float]:
             return [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in points]
 
-        if not any(d >= 0 for d in depths(state.tracks[-1].points)):
+        top = state.tracks[-1]
+        reported_on_it = top.outline is not None and np.array_equal(top.outline, state.outline)
+        if not reported_on_it and not any(d >= 0 for d in depths(top.points)):
             return False
         places = depths(pending.points)
         off = -self.settings.off_outline_mm
@@ -1402,10 +1404,14 @@ class CardTracker:
 
     def _lies_on_outline(self, state: _ZoneState, track: _Track, pending: _Pending) -> None:
         """Give ``track``, confirmed at ``pending``, the zone's new-card outline and its index places when it lies
-        on that outline (else none): ``_Track.outline``, ``_Track.index_places``."""
+        on that outline (else none): ``_Track.outline``, ``_Track.index_places``. It lies on it when the place or
+        any reading of its card there does: a tango_nuevo 7H put down was first read in a box just off its edge,
+        the place's first point, then at its own index; known only off its outline, its index read 7D from then
+        on was not taken for it read otherwise (:meth:`_on_reported_outline`) and was reported as a second card
+        (Makao for four, seed 2)."""
         on_it = state.outline is not None and any(
             cv2.pointPolygonTest(state.outline.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
-            for p in pending.points
+            for p in [*pending.points, *pending.where(track.card)]
         )
         track.outline = state.outline.copy() if on_it and state.outline is not None else None
         track.index_places = self._index_places(state, pending) if on_it else []

@@ -932,6 +932,20 @@ def test_the_new_card_read_at_its_one_index_is_no_misread_of_the_card_beneath_pe
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("9H"), C("6H")]
 
 
+def test_the_new_card_reported_from_a_reading_off_its_edge_read_otherwise_at_its_index_is_no_second_card():
+    # tango_nuevo, Makao for four, seed 2: a 7H put down on a 10H was first read 7H 0.77 in a box just off its top
+    # edge, then at its own index, and reported; its index, read 7D 0.66 from then on, was reported as a 7D played
+    # too, because the 7H was known only where it was first read, off the card put down, so the 7D was not taken
+    # for it read otherwise. The 7H nobody played was the 7D's, when its player laid it: "already on the pile".
+    t = Table("makao")
+    x, y = _card_over(t, "10H", shift=8)
+    t.still([_det(C("7H"), x - 14.5, y - 49, conf=0.77)], frames=2)  # off its top edge, 5 mm
+    t.still([_det(C("7H"), x - 24.5, y - 31, conf=0.75)], frames=1)  # at its index
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("10H"), C("7H")]
+    t.still([_det(C("7D"), x - 24.5, y - 31, conf=0.66)], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("10H"), C("7H")]
+
+
 def test_the_new_card_read_at_one_corner_as_the_card_beneath_is_not_that_card_again_nor_a_rival():
     # A KD put down over a reported KH: one of its corners reads KD, the other KH 0.93 (a diamond taken for a
     # heart), inside the KD. That reading is neither a second KH played nor a rival that leaves the KD in doubt:
