@@ -904,32 +904,29 @@ def test_a_box_on_the_new_cards_index_read_as_the_card_beneath_silences_nothing_
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
 
 
-def test_the_new_card_read_surely_at_its_one_index_is_no_misread_of_a_weak_box_of_the_card_beneath_at_its_edge():
-    # tango_nuevo (one index a card), Makao for four with --retake, seed 0: an AD put down almost onto the AS. Its
-    # index was read AD 0.93; a box twice an index's size over it, centred 2 mm inside the AD's edge, read AS 0.3.
-    # A reading of one corner went as a misread of a reported card boxed there, however weakly that card was read,
-    # so the AD was neither reported nor asked about until its player laid it again. Where a card was put down and
-    # nothing is reported yet, a reading on that card surer than the card beneath's box is that card.
+@pytest.mark.parametrize(
+    ("beneath", "new", "shift", "conf", "box", "box_conf"),
+    [
+        ("AS", "AD", 3.0, 0.93, (-36.5, -46, -22.5, -26), 0.3),  # a weak box 2 mm inside the new card's edge
+        ("9H", "6H", 8.0, 0.6, (-40.5, -40, -19.5, -23), 0.87),  # a sure one 1.7 mm inside, reaching under its index
+    ],
+)
+def test_the_new_card_read_at_its_one_index_is_no_misread_of_the_card_beneath_at_its_edge(
+    beneath: str, new: str, shift: float, conf: float, box: tuple[float, float, float, float], box_conf: float
+) -> None:
+    # tango_nuevo (one index a card), Makao for four with --retake, seed 0: an AD put down almost onto the AS, its
+    # index read AD 0.93 and a box twice an index's size over it, centred 2 mm inside the AD's edge, read AS 0.3; a
+    # 6H put down over a 9H whose index peeks out at the 6H's edge, read 9H 0.87 in a box wide enough to reach under
+    # the 6H's index, read 6H 0.6. A reading of one corner went as a misread of any reported card boxed over it,
+    # however weakly that card was read, so neither card was reported nor asked about until its player laid it
+    # again. The card beneath's ink cannot be where the card put down lies, its index 11 mm inside its edge.
     t = Table("makao")
-    x, y = _card_over(t, "AS", shift=3)
-    ad = _det(C("AD"), x - 24.5, y - 31, conf=0.93)
-    wide = Detection(C("AS"), 0.3, _box(x - 36.5, y - 46, x - 22.5, y - 26), ((C("AS"), 0.3),))  # centre 2 mm in
-    t.still([ad, wide], frames=8)
-    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("AD")]
+    x, y = _card_over(t, beneath, shift=shift)
+    x1, y1, x2, y2 = box
+    edge = Detection(C(beneath), box_conf, _box(x + x1, y + y1, x + x2, y + y2), ((C(beneath), box_conf),))
+    t.still([_det(C(new), x - 24.5, y - 31, conf=conf), edge], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C(beneath), C(new)]
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
-
-
-def test_the_new_card_read_at_its_one_index_is_no_misread_of_the_card_beneath_peeking_out_at_its_edge():
-    # tango_nuevo, Makao for four with --retake, seed 0: a 6H put down over a 9H, whose index peeks out at the
-    # 6H's edge (its box's centre 1.7 mm inside it), read 9H 0.87 in a box wide enough to reach under the 6H's
-    # index, 12 mm away, read 6H 0.6. The 6H went as a misread of the 9H frame after frame. The 9H lies beneath:
-    # its ink cannot be where the card put down lies, 11 mm inside its edge.
-    t = Table("makao")
-    x, y = _card_over(t, "9H", shift=8)
-    six = _det(C("6H"), x - 24.5, y - 31, conf=0.6)
-    peeking = Detection(C("9H"), 0.87, _box(x - 40.5, y - 40, x - 19.5, y - 23), ((C("9H"), 0.87),))  # 1.7 mm in
-    t.still([six, peeking], frames=8)
-    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("9H"), C("6H")]
 
 
 def test_the_new_card_reported_from_a_reading_off_its_edge_read_otherwise_at_its_index_is_no_second_card():
