@@ -935,11 +935,12 @@ class CardTracker:
         centres = self._table_centres(obs.boxes)
         misread = [
             bool(over)
+            and not on_card
             and any(
-                not fresh and (one or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
+                (one or sure >= conf) and float(np.linalg.norm(centre - at)) <= s.same_place_mm
                 for (_, sure), at in zip(over, self._table_centres([seen for seen, _ in over]), strict=True)
             )
-            for centre, conf, over, fresh in zip(centres, obs.box_confidences, overlapping, on_new, strict=True)
+            for centre, conf, over, on_card in zip(centres, obs.box_confidences, overlapping, on_new, strict=True)
         ]
         if not any(misread):
             return obs
