@@ -48,6 +48,7 @@ Every threshold is a field of :class:`TrackerSettings`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -60,7 +61,7 @@ from engine.cards import Card
 from vision.calibration import Calibration
 from vision.detections import BoxReader, Detection, Region, box_overlap, box_overlaps
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
-from vision.proposals import changed_card, changed_pixels, index_quads, unchanged_at
+from vision.proposals import INDEX_CORE_MM, changed_card, changed_pixels, index_quads, unchanged_at
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -614,6 +615,12 @@ class CardTracker:
                         obs.weights.append(weight)
                     else:
                         near = int(np.argmin([float(np.linalg.norm(mm - p)) for p in obs.points]))
+                        if weight > obs.weights[near]:
+                            # The corner lies where it is read surest, not where the first box happened to be:
+                            # a card put down over a like index (tango_nuevo's bare ranks) is read as itself at
+                            # its own index and, more weakly, at the covered index beside it; placed there, off
+                            # the card put down, it was taken for a covered corner and met with silence.
+                            obs.points[near] = mm
                         obs.weights[near] = max(obs.weights[near], weight)
                     obs.confidence = max(obs.confidence, det.confidence)
                     obs.boxes.append(det.box)
@@ -798,14 +805,22 @@ class CardTracker:
             if not (pile and self._covered_by_new_card(state, track, [centre]))
         ]
         for obs, track in matched:
-            if pile and not _close(obs.points, track.points, s.pile_match_radius_mm):
-                track.points = [*track.points, *(p.copy() for p in obs.points)]  # its other corner, first read
-            elif len(obs.points) >= len(track.points):
-                track.points = [p.copy() for p in obs.points]
             track.missing = 0
             track.seen_still = True
             track.seen_peak = max(track.seen_peak, obs.confidence)
-            for p in obs.points:
+            # A place inside the card put down since is none of a card beneath it: that card covers it, so what is
+            # read there is the new card read as the old one. Taken for the old card's corner, it made the new
+            # card's own readings there "misreads of a reported card" (tango_nuevo, Makao for four, seed 6: a QS
+            # laid over a QC, its "Q" read QC in the first still frame, paired with the QC's own index as that
+            # card's two corners; the QS was met with silence until its player laid it again).
+            points = [p for p in obs.points if not (pile and self._covered_by_new_card(state, track, [p]))]
+            if not points:
+                continue
+            if pile and not _close(points, track.points, s.pile_match_radius_mm):
+                track.points = [*track.points, *(p.copy() for p in points)]  # its other corner, first read
+            elif len(points) >= len(track.points):
+                track.points = [p.copy() for p in points]
+            for p in points:
                 if not _close([p], track.still_points, s.match_radius_mm):
                     track.still_points.append(p.copy())
         if observations:
@@ -824,10 +839,11 @@ class CardTracker:
                 if unseen is None:
                     continue  # an index read as a reported card this frame, boxed again and read otherwise: a misread
                 obs = unseen
-            pending = next((p for p in state.pending if p.near(obs.points, s.match_radius_mm)), None)
+            same_card = [p for p in state.pending if not self._across_new_card(state, p.points, obs.points)]
+            pending = next((p for p in same_card if p.near(obs.points, s.match_radius_mm)), None)
             if pending is None:  # the same reading at the card's other corner (only one corner read at a time)
                 pending = next(
-                    (p for p in state.pending if obs.card in p.votes and p.near(obs.points, s.pair_distance_mm)), None
+                    (p for p in same_card if obs.card in p.votes and p.near(obs.points, s.pair_distance_mm)), None
                 )
             if pending is None:
                 pending = _Pending([p.copy() for p in obs.points])
@@ -858,12 +874,25 @@ class CardTracker:
             # pile only while that card is still read as itself elsewhere (seen by a look it silences nothing: a
             # tango_nuevo KC put down was asked about, its sure readings taken for a covered 2C's, because a weak
             # 7C on the KC stood where the 2C had once read 7C) and was read at this very place since the last
-            # hand passed (else the card just played has covered that corner). Two corners with the same
-            # reading are a whole card, never a misread of one corner.
+            # hand passed (else the card just played has covered that corner), and that place is not read as it
+            # this frame: a place of the card read now a few millimetres from where it was read before is still
+            # read (tango_nuevo: an 8C put down 29 mm from a reported card's index, read now 3 mm off where it was
+            # read first, was counted a misread of that card frame after frame, and never asked about). Nor where
+            # the card put down since lies over it: it took that place by covering it (a JC laid over a JD, read at
+            # its index 8 mm inside it, where the JD had been read 0.18 in the first still frame). Two corners with
+            # the same reading are a whole card, never a misread of one corner.
             if (
                 len(obs.points) == 1
                 and any(
-                    (t.id in witnessed and _close(obs.points, t.still_points, s.match_radius_mm))
+                    (
+                        t.id in witnessed
+                        and any(
+                            _close([q], obs.points, s.match_radius_mm)
+                            and not _close([q], seen_points, s.match_radius_mm)
+                            for q in t.still_points
+                        )
+                        and not self._covered_by_new_card(state, t, obs.points)
+                    )
                     if pile
                     else (
                         (t.id in witnessed or t.missing < s.gone_frames)
@@ -974,11 +1003,12 @@ class CardTracker:
     def _merge_pending(self, state: _ZoneState) -> None:
         """Votes at two places a card's diagonal apart that share a reading are the two corners of one card."""
         radius = self.settings.pair_distance_mm
+        across = functools.partial(self._across_new_card, state)
         merged = True
         while merged:
             merged = False
             for a, b in itertools.combinations(state.pending, 2):
-                if set(a.votes) & set(b.votes) and a.near(b.points, radius):
+                if set(a.votes) & set(b.votes) and a.near(b.points, radius) and not across(a.points, b.points):
                     for card, confs in b.votes.items():
                         a.votes.setdefault(card, []).extend(confs)
                     for card, confs in b.peaks.items():
@@ -998,6 +1028,28 @@ class CardTracker:
                     state.pending.remove(b)
                     merged = True
                     break
+
+    def _across_new_card(self, state: _ZoneState, a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+        """Whether, on a pile, the places ``a`` lie inside the card put down since the hand (its outline, by
+        ``covered_inside_mm``) and the places ``b`` off it (``off_outline_mm``), or the other way round: readings
+        of two cards, which never vote at one place. Why: tango_nuevo (Makao for four, seed 4) laid a 9C beside the
+        9S's peeking "9", which then read 9C 0.82 (off the 9C, dropped each time as a covered corner), while the
+        9C's own "9", 21 mm away, read 6C 0.27; voting at one place, they went together, and the 9C was neither
+        reported nor asked about until its player laid it again. Apart, the readings on it are asked about.
+
+        Off it means further out than an index's middle reaches (:data:`~vision.proposals.INDEX_CORE_MM`): a box of
+        the new card's own index is sometimes centred a few millimetres past its edge (a 7H first read 5 mm off its
+        top edge, then at its index), and such readings stay together."""
+        if state.zone.kind != "pile" or state.outline is None or not a or not b:
+            return False
+        outline = state.outline.astype(np.float32)
+        inside, off = self.settings.covered_inside_mm, -max(self.settings.off_outline_mm, INDEX_CORE_MM)
+
+        def side(points: list[np.ndarray]) -> int:
+            depths = [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in points]
+            return 1 if min(depths) >= inside else -1 if max(depths) < off else 0
+
+        return side(a) * side(b) < 0
 
     def _explained(self, state: _ZoneState, pending: _Pending) -> bool:
         """On a play zone (one card at a time), readings that all lie on the card already reported there

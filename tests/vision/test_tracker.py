@@ -1002,6 +1002,93 @@ def test_the_new_cards_other_corner_paired_with_a_covered_cards_corner_read_alik
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5C"), C("QC")]
 
 
+def test_the_new_card_read_at_its_index_and_at_the_like_index_it_half_covers_is_placed_where_read_surest():
+    # tango_nuevo, Makao for four, seed 1: a 2S put down over a 2C, 22 mm up and to the right of it. tango_nuevo
+    # prints a bare rank, and the 2C's "2" left peeking out beside the 2S was read 2S 0.71 (its suit taken from
+    # the 2S's big pip beside it), the 2S's own "2" 0.89. Two readings of one card this close are one corner, and
+    # it was placed where the detector happened to list first: at the 2C's "2", off the card put down, so it was
+    # taken for a covered card's corner and dropped, frame after frame. Its player was met with silence.
+    t = Table("makao")
+    x, y = _card_over(t, "2C", shift=22)
+    peeking = _det(C("2S"), x - 46.5, y - 31, conf=0.71)  # the 2C's "2", 15 mm outside the 2S
+    own = _det(C("2S"), x - 24.5, y - 31, conf=0.89)
+    t.still([peeking, own], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2S")]
+    assert not any(isinstance(e, UnreadableCard) for e in t.events)
+
+
+def test_a_card_put_down_near_a_reported_index_read_a_little_off_its_first_place_is_no_misread_of_it():
+    # tango_nuevo, Makao for four, seed 0: an 8C put down beside the AS's peeking index, 29 mm from where the AS
+    # was first read after the hand left. From the next frame the AS read surest 3 mm further off, 32 mm from the
+    # 8C: the 8C was taken for a reading that had taken the AS's place, a misread of it, frame after frame, and
+    # its player was met with silence. The AS is still read where it lies: the 8C took no place of it.
+    t = Table("makao")
+    x, y = _card_over(t, "AS", shift=29)
+    first = _det(C("AS"), x - 53.5, y - 31, conf=0.5)  # the AS's index, 22 mm outside the card put down
+    moved = _det(C("AS"), x - 56.5, y - 31, conf=0.92)
+    new = _det(C("8C"), x - 24.5, y - 31, conf=0.85)
+    t.still([first, new], frames=1)
+    t.still([moved, new], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("8C")]
+
+
+def test_the_new_card_read_once_as_the_card_beneath_does_not_become_that_cards_other_corner():
+    # tango_nuevo, Makao for four, seed 6: a QC known by its lower corner only, and a QS put down over it, 20 mm to
+    # the left, its "Q" where the QC's upper corner would be. In the first still frame that "Q" read QC, which paired
+    # with the QC's own index as the QC's two corners; from then on the QS read there surely was taken for a reading
+    # that had taken the QC's place, frame after frame, and its player was met with silence. The QS covers that
+    # place: nothing read there is the QC's.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0)
+    qc = _det(C("QC"), cx + 24.5, cy + 31, conf=0.9)  # its upper corner hidden under the pile's rim, say
+    t.still([qc], frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=-20, colour=(150, 200, 240))
+    x = cx - 20  # the QS's middle; the QC's index lies 13 mm outside it
+    t.still([qc, _det(C("QC"), x - 24.5, cy - 31, conf=0.42)], frames=1)
+    t.still([qc, _det(C("QS"), x - 24.5, cy - 31, conf=0.79)], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QC"), C("QS")]
+
+
+def test_a_card_put_down_read_where_a_weak_reading_of_the_card_beneath_stood_is_no_misread_of_it():
+    # tango_nuevo, Makao for four, seed 12: a JD known by its upper corner, and a JC put down over most of it. In the
+    # first still frame a box at the JC's edge (2 mm inside it) read JD 0.18, and went as the JD's other corner; from
+    # then on the JC's own index, 12 mm from there and 7 mm inside the JC, was taken for a reading that had taken
+    # the JD's place, frame after frame, and its player was met with silence. The JC covers that place.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0)
+    jd = _det(C("JD"), cx - 24.5, cy - 31, conf=0.77)
+    t.still([jd], frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=15, colour=(150, 200, 240))  # the JD's upper index peeks out 8 mm
+    t.still([jd, _det(C("JD"), cx + 44.5, cy + 20, conf=0.18)], frames=1)
+    t.still([jd, _det(C("JC"), cx + 39.5, cy + 31, conf=0.85)], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("JD"), C("JC")]
+
+
+def test_a_card_put_down_and_read_weakly_beside_a_peeking_index_read_as_it_is_asked_about():
+    # tango_nuevo, Makao for four, seed 4: a 9C put down beside the 9S's "9", which peeks out 10 mm from its edge and
+    # now reads 9C 0.82 (a covered corner: dropped), while the 9C's own "9", 17 mm away, reads 9C 0.3 and 6C 0.27 by
+    # turns (the 9C 0.3 goes with the surer 9C beside it, one index boxed twice). Voting at one place, the 6C and the
+    # peeking 9C went together and were dropped together: the 9C was neither reported nor asked about.
+    t = Table("makao")
+    x, y = _card_over(t, "9S", shift=17)
+    peeking = _det(C("9C"), x - 41.5, y - 31, conf=0.82)  # the 9S's upper "9"; its lower one lies under the 9C
+    for k in range(12):
+        own = _det(C("9C"), x - 24.5, y - 31, conf=0.3) if k % 2 == 0 else _det(C("6C"), x - 24.5, y - 31, conf=0.27)
+        t.still([peeking, own])
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("9S")]
+    asked = [e for e in t.events if isinstance(e, UnreadableCard)]
+    assert len(asked) == 1 and asked[0].zone == "pile"
+    assert C("6C") in [card for card, _ in asked[0].best_guesses]
+
+
 def _six_read_as_nine(t: Table) -> tuple[float, float, np.ndarray]:
     """tango_nuevo prints a bare rank in its corner: a 6S put down on the pile is read 9S (0.6-0.75) by a box at
     its index in every frame, and reported 6S only because its own pips are read where its outline puts them
