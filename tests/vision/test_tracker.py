@@ -858,14 +858,15 @@ def test_a_covered_cards_corner_read_surely_is_not_a_card_played_for_a_weak_echo
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5H"), C("QS")]
 
 
-def _card_over(t: Table, beneath: str, shift: float) -> tuple[float, float]:
-    """``beneath`` played on the pile and reported, then a court card (art all over) put down over it ``shift`` mm
-    to the right of it; the hand has just left. Returns the middle of the new card (table mm)."""
+def _card_over(t: Table, beneath: str, shift: float, read: Sequence[Detection] | None = None) -> tuple[float, float]:
+    """``beneath`` played on the pile and reported (read at both corners, or as ``read``), then a court card (art
+    all over) put down over it ``shift`` mm to the right of it; the hand has just left. Returns the middle of the
+    new card (table mm)."""
     cx, cy = t.layout.zone("pile").center
     t.still(frames=4)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0)
-    t.still(t.corners(beneath, "pile"), frames=5)
+    t.still(t.corners(beneath, "pile") if read is None else read, frames=5)
     t.hand_over("pile")
     _lay_card(t, "pile", 0.0, shift=shift, colour=(150, 200, 240))
     return cx + shift, cy
@@ -1032,24 +1033,20 @@ def test_a_card_put_down_near_a_reported_index_read_a_little_off_its_first_place
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("AS"), C("8C")]
 
 
-def test_the_new_card_read_once_as_the_card_beneath_does_not_become_that_cards_other_corner():
+@pytest.mark.parametrize("across", [24.5, 29.0], ids=["at_its_index", "in_a_box_2_5_mm_inside_its_edge"])
+def test_the_new_card_read_once_as_the_card_beneath_does_not_become_that_cards_other_corner(across: float) -> None:
     # tango_nuevo, Makao for four, seed 6: a QC known by its lower corner only, and a QS put down over it, 20 mm to
     # the left, its "Q" where the QC's upper corner would be. In the first still frame that "Q" read QC, which paired
     # with the QC's own index as the QC's two corners; from then on the QS read there surely was taken for a reading
     # that had taken the QC's place, frame after frame, and its player was met with silence. The QS covers that
-    # place: nothing read there is the QC's.
+    # place: nothing read there is the QC's. (Read at its index, 6 mm inside it, the QS has taken no place of a card
+    # it covers either; read in a box 2.5 mm inside its edge, too near it to tell, only the QC's true corners count.)
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0)
     qc = _det(C("QC"), cx + 24.5, cy + 31, conf=0.9)  # its upper corner hidden under the pile's rim, say
-    t.still([qc], frames=5)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=-20, colour=(150, 200, 240))
-    x = cx - 20  # the QS's middle; the QC's index lies 13 mm outside it
+    x, _ = _card_over(t, "QC", shift=-20, read=[qc])  # the QC's index lies 13 mm outside the QS
     t.still([qc, _det(C("QC"), x - 24.5, cy - 31, conf=0.42)], frames=1)
-    t.still([qc, _det(C("QS"), x - 24.5, cy - 31, conf=0.79)], frames=8)
+    t.still([qc, _det(C("QS"), x - across, cy - 31, conf=0.79)], frames=8)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("QC"), C("QS")]
 
 
@@ -1060,13 +1057,8 @@ def test_a_card_put_down_read_where_a_weak_reading_of_the_card_beneath_stood_is_
     # the JD's place, frame after frame, and its player was met with silence. The JC covers that place.
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0)
     jd = _det(C("JD"), cx - 24.5, cy - 31, conf=0.77)
-    t.still([jd], frames=5)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=15, colour=(150, 200, 240))  # the JD's upper index peeks out 8 mm
+    _card_over(t, "JD", shift=15, read=[jd])  # the JD's upper index peeks out 8 mm
     t.still([jd, _det(C("JD"), cx + 44.5, cy + 20, conf=0.18)], frames=1)
     t.still([jd, _det(C("JC"), cx + 39.5, cy + 31, conf=0.85)], frames=8)
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("JD"), C("JC")]
