@@ -1031,15 +1031,16 @@ class CardTracker:
 
     def _across_new_card(self, state: _ZoneState, a: list[np.ndarray], b: list[np.ndarray]) -> bool:
         """Whether, on a pile, the places ``a`` lie inside the card put down since the hand (its outline, by
-        ``covered_inside_mm``) and the places ``b`` off it (``off_outline_mm``), or the other way round: readings
+        ``covered_inside_mm``) and the places ``b`` well off it (below), or the other way round: readings
         of two cards, which never vote at one place. Why: tango_nuevo (Makao for four, seed 4) laid a 9C beside the
         9S's peeking "9", which then read 9C 0.82 (off the 9C, dropped each time as a covered corner), while the
         9C's own "9", 21 mm away, read 6C 0.27; voting at one place, they went together, and the 9C was neither
         reported nor asked about until its player laid it again. Apart, the readings on it are asked about.
 
-        Off it means further out than an index's middle reaches (:data:`~vision.proposals.INDEX_CORE_MM`): a box of
-        the new card's own index is sometimes centred a few millimetres past its edge (a 7H first read 5 mm off its
-        top edge, then at its index), and such readings stay together."""
+        Well off it means further out than ``off_outline_mm`` and than an index's middle reaches
+        (:data:`~vision.proposals.INDEX_CORE_MM`): a box of the new card's own index is sometimes centred a few
+        millimetres past its edge (a 7H first read 5 mm off its top edge, then at its index), and such readings
+        stay together."""
         if state.zone.kind != "pile" or state.outline is None or not a or not b:
             return False
         outline = state.outline.astype(np.float32)
