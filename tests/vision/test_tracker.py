@@ -872,21 +872,6 @@ def _card_over(t: Table, beneath: str, shift: float, read: Sequence[Detection] |
     return cx + shift, cy
 
 
-def test_a_second_box_on_the_new_cards_index_read_as_the_card_beneath_does_not_silence_it():
-    # tango_nuevo, Makao seed 6: a QH is put down on a JH, almost over it. The QH's upper index is read QH 0.94,
-    # and a second box on it reads JH 0.57. The JH beneath lies near there, reported, so that reading was taken
-    # for the JH seen again, and a box on an index read as a reported card makes the other reading of that index
-    # a misread of it: the QH was never confirmed. But the JH lies under the QH there: a reading of it inside the
-    # card put down on it silences nothing.
-    t = Table("makao")
-    x, y = _card_over(t, "JH", shift=6)
-    qh = _det(C("QH"), x - 24.5, y - 31, conf=0.94)
-    second_box = _det(C("JH"), x - 23, y - 28, conf=0.57)
-    t.still([qh, second_box], frames=8)
-    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("JH"), C("QH")]
-    assert not any(isinstance(e, UnreadableCard) for e in t.events)
-
-
 def test_a_box_on_the_new_cards_index_read_as_the_card_beneath_silences_nothing_while_that_card_peeks_out():
     # tango_nuevo, Makao for four with --retake, seed 0: a 10S put down over a 7S's lower half. The 7S's upper
     # index peeks out beside it, read 7S 0.84; the 10S's index is read 10S 0.71, and a second box on it reads 7S
@@ -1003,18 +988,31 @@ def test_the_new_cards_other_corner_paired_with_a_covered_cards_corner_read_alik
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("5C"), C("QC")]
 
 
-def test_the_new_card_read_at_its_index_and_at_the_like_index_it_half_covers_is_placed_where_read_surest():
-    # tango_nuevo, Makao for four, seed 1: a 2S put down over a 2C, 22 mm up and to the right of it. tango_nuevo
-    # prints a bare rank, and the 2C's "2" left peeking out beside the 2S was read 2S 0.71 (its suit taken from
-    # the 2S's big pip beside it), the 2S's own "2" 0.89. Two readings of one card this close are one corner, and
-    # it was placed where the detector happened to list first: at the 2C's "2", off the card put down, so it was
-    # taken for a covered card's corner and dropped, frame after frame. Its player was met with silence.
+@pytest.mark.parametrize(
+    ("beneath", "new", "shift", "readings"),
+    [
+        # tango_nuevo, Makao seed 6: a QH is put down on a JH, almost over it. The QH's upper index is read QH 0.94,
+        # and a second box on it reads JH 0.57. The JH beneath lies near there, reported, so that reading was taken
+        # for the JH seen again, and a box on an index read as a reported card makes the other reading of that index
+        # a misread of it: the QH was never confirmed. But the JH lies under the QH there: a reading of it inside
+        # the card put down on it silences nothing.
+        pytest.param("JH", "QH", 6, [("QH", -24.5, -31, 0.94), ("JH", -23, -28, 0.57)], id="second_box_beneath"),
+        # tango_nuevo, Makao for four, seed 1: a 2S put down over a 2C, 22 mm to the right of it. tango_nuevo prints
+        # a bare rank, and the 2C's "2" left peeking out beside the 2S (15 mm outside it) was read 2S 0.71 (its suit
+        # taken from the 2S's big pip beside it), the 2S's own "2" 0.89. Two readings of one card this close are one
+        # corner, and it was placed where the detector happened to list first: at the 2C's "2", off the card put
+        # down, so it was taken for a covered card's corner and dropped, frame after frame; its player was met with
+        # silence. The corner lies where it is read surest.
+        pytest.param("2C", "2S", 22, [("2S", -46.5, -31, 0.71), ("2S", -24.5, -31, 0.89)], id="beneath_read_as_new"),
+    ],
+)
+def test_the_new_card_read_beside_a_like_reading_at_the_card_beneaths_index_is_reported_unasked(
+    beneath: str, new: str, shift: float, readings: list[tuple[str, float, float, float]]
+) -> None:
     t = Table("makao")
-    x, y = _card_over(t, "2C", shift=22)
-    peeking = _det(C("2S"), x - 46.5, y - 31, conf=0.71)  # the 2C's "2", 15 mm outside the 2S
-    own = _det(C("2S"), x - 24.5, y - 31, conf=0.89)
-    t.still([peeking, own], frames=8)
-    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2S")]
+    x, y = _card_over(t, beneath, shift=shift)
+    t.still([_det(C(card), x + dx, y + dy, conf=conf) for card, dx, dy, conf in readings], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C(beneath), C(new)]
     assert not any(isinstance(e, UnreadableCard) for e in t.events)
 
 
