@@ -269,6 +269,11 @@ class _Pending:
     """Per reading, the weight the agreement share is taken over: each vote's confidence times the corners it
     was read at that frame. A card read alike at both its corners is two witnesses, where a second box on one
     corner or a covered card's corner peeking out beside it is one."""
+    beneath: set[Card] = field(default_factory=set)
+    """Cards beneath the card put down in this still run that this place was read as, inside that card's outline
+    (:meth:`CardTracker._read_beneath`): the new card misread. Such a frame counts in ``frames`` (the place was
+    read, so a card too weakly read is asked about) but gives no vote: it would stand against the new card's own
+    readings at that place. Nor is that card a guess to offer when the player is asked."""
 
     def best(self) -> tuple[Card, int, float] | None:
         """The reading with the most support, the still frames that read it and its mean peak confidence.
@@ -782,12 +787,16 @@ class CardTracker:
         s = self.settings
         pile = state.zone.kind == "pile"
         seen: set[int] = set()
+        beneath: set[int] = set()
         matched: list[tuple[_Obs, _Track]] = []
         unmatched: list[_Obs] = []
         for obs in observations:
             track = self._match_track(state, obs, pile)
             if track is not None and pile and (track is state.lifted or self._second_copy(state, track, obs)):
                 track = None  # the card taken off, read again: it votes, so that it is known laid again
+            if track is not None and pile and self._read_beneath(state, track, obs):
+                beneath.add(id(obs))
+                track = None  # the card put down, read as a card it covers: it votes, so that it is asked about
             if track is not None:
                 matched.append((obs, track))
                 seen.add(track.id)
@@ -853,6 +862,12 @@ class CardTracker:
                     if all(float(np.linalg.norm(p - q)) > s.match_radius_mm for q in pending.points):
                         pending.points.append(p.copy())
             pending.frames += 1
+            if id(obs) in beneath:  # a frame that read the new card, but not as what it is: it votes for nothing
+                pending.beneath.add(obs.card)
+                for c, pr in obs.candidates.items():
+                    if not c.same_face(obs.card):
+                        pending.candidates[c] = pending.candidates.get(c, 0.0) + pr
+                continue
             pending.votes.setdefault(obs.card, []).append(obs.confidence)
             pending.read_in.setdefault(obs.card, set()).add(state.still_run)
             places = pending.places.setdefault(obs.card, [])
@@ -1022,6 +1037,7 @@ class CardTracker:
                         a.support[card] = a.support.get(card, 0.0) + weight
                     for card, p in b.candidates.items():
                         a.candidates[card] = a.candidates.get(card, 0.0) + p
+                    a.beneath |= b.beneath
                     a.points += b.points
                     a.frames += b.frames
                     a.conflicts += b.conflicts
@@ -1436,13 +1452,27 @@ class CardTracker:
             return False
         return sum(1 for t in state.tracks if t.card.same_face(track.card)) < self.decks
 
+    def _read_beneath(self, state: _ZoneState, track: _Track, obs: _Obs) -> bool:
+        """Whether ``obs``, a reading of ``track``, is the card put down in this still run (not yet reported) read
+        as ``track``, a card beneath the pile's top card: every corner of it lies inside the new card's outline
+        (:meth:`_covered_by_new_card`), so the new card covers what it reads. Why: with one deck that card is the
+        one beneath, not a second copy, so the reading is of the new card; taken for that card seen again, it was
+        the only reading of the new card, which was met with silence until its player laid it again (tango_nuevo,
+        Makao for four, seed 16: a 4C put down over the 4S, its "4" read 4S 0.29 in every still frame, twice in
+        one game). The top card is left out: a top card nudged shows the same frames (an outline, that card read
+        inside it), and asking there would ask after every nudge."""
+        if state.placed_still or not state.tracks or track is state.tracks[-1] or self.decks > 1:
+            return False
+        return self._covered_by_new_card(state, track, obs.points)
+
     def _covered_by_new_card(self, state: _ZoneState, track: _Track, points: list[np.ndarray]) -> bool:
         """Whether ``points`` lie inside the card put down in this still run (its outline, by
         ``covered_inside_mm``) and ``track`` is a card reported before it, which that card now covers.
 
-        Such a reading still counts as ``track`` seen, as before (dropping it instead left cards played a second
-        time, once the pile had gone back into the stock, unread: the demo deck's Makao demo, seed 1, asked about
-        10 cards instead of 6), but its boxes do not make the other readings of their index misreads of ``track``
+        Such a reading of the top card still counts as ``track`` seen, as before (dropping it instead left cards
+        played a second time, once the pile had gone back into the stock, unread: the demo deck's Makao demo, seed 1,
+        asked about 10 cards instead of 6; one of a card deeper in the pile is the new card misread,
+        :meth:`_read_beneath`), but its boxes do not make the other readings of their index misreads of ``track``
         (:meth:`_less_reported_indices`). Why: on a pile the new card's index is often boxed twice, and the second
         box read as a card beneath it; the new card's own sure reading was then silenced frame after frame
         (tango_nuevo's QH read 0.94 was never confirmed: a box beside it read JH 0.57, the JH beneath). What lies
@@ -1550,7 +1580,8 @@ class CardTracker:
             if pending.frames >= max(s.confirm_frames, state.still_run // 2):
                 weak = True
                 for c, p in pending.candidates.items():
-                    guesses[c] = guesses.get(c, 0.0) + p / pending.frames
+                    if c not in pending.beneath:
+                        guesses[c] = guesses.get(c, 0.0) + p / pending.frames
         if not weak:
             if state.tracks or state.pending:
                 return []  # what is there is a reported card (perhaps unseen for a frame or two)

@@ -1062,6 +1062,31 @@ def test_a_card_put_down_read_where_a_weak_reading_of_the_card_beneath_stood_is_
     assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("JD"), C("JC")]
 
 
+def test_a_card_put_down_and_read_only_as_a_card_deeper_in_the_pile_is_asked_about():
+    # tango_nuevo, Makao for four, seed 16: a 4C put down over the 4S, which lay beneath the top card (a 4H). Its "4"
+    # was read 4S 0.29 in every still frame, 5 mm from the 4S's own covered "4", and taken for the 4S seen again:
+    # the 4C was neither reported nor asked about until its player laid it again (twice in that game). The 4S lies
+    # under the card put down, so the reading is of that card; it is asked about, and the 4S is no guess.
+    t = Table("makao")
+    cx, cy = t.layout.zone("pile").center
+    t.still(frames=4)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0)
+    t.still(t.corners("4S", "pile"), frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=40, colour=(150, 200, 240))  # the 4H covers the 4S's lower "4"
+    four_s = _det(C("4S"), cx - 24.5, cy - 31)
+    t.still([four_s, _det(C("4H"), cx + 15.5, cy - 31, conf=0.8)], frames=5)
+    t.hand_over("pile")
+    _lay_card(t, "pile", 0.0, shift=-5, colour=(60, 120, 200))  # the 4C covers the 4S's upper "4" and the 4H's
+    t.still([_det(C("4S"), cx - 29.5, cy - 31, conf=0.29, runner_up=C("4C"))], frames=10)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("4S"), C("4H")]
+    asked = [e for e in t.events if isinstance(e, UnreadableCard)]
+    assert len(asked) == 1 and asked[0].zone == "pile"
+    guesses = [card for card, _ in asked[0].best_guesses]
+    assert C("4C") in guesses and C("4S") not in guesses
+
+
 def test_a_card_put_down_and_read_weakly_beside_a_peeking_index_read_as_it_is_asked_about():
     # tango_nuevo, Makao for four, seed 4: a 9C put down beside the 9S's "9", which peeks out 10 mm from its edge and
     # now reads 9C 0.82 (a covered corner: dropped), while the 9C's own "9", 17 mm away, reads 9C 0.3 and 6C 0.27 by
