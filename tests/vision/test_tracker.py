@@ -1087,6 +1087,29 @@ def test_a_card_put_down_and_read_only_as_a_card_deeper_in_the_pile_is_asked_abo
     assert C("4C") in guesses and C("4S") not in guesses
 
 
+def test_a_card_read_surely_just_off_the_outline_fitted_to_it_is_offered_when_the_card_is_asked_about():
+    # tango_nuevo, Makao for four, seed 23: a 5C laid onto the 5S's index was outlined by its right half only (its big
+    # club over the 5S's big spade changed too little); its "5", read 5C 0.87, lay off that outline, so it went as a
+    # covered card's corner, and the card was asked about with four guesses, none of them it: its player had to lay it
+    # again. A reading off the outline may be a covered corner read otherwise, so it is no reason to ask, but when the
+    # card is asked about it is offered, last, and picked it lies where it was read.
+    t = Table("makao")
+    x, y = _card_over(t, "AS", shift=30)
+    off = _det(C("4H"), x - 35, y - 31, conf=0.71)  # 3.5 mm outside the new card's left edge
+    weak = _det(C("KS"), x + 24.5, y + 31, conf=0.1, runner_up=C("JS"))  # at its other corner
+    t.still([off, weak], frames=10)
+    asked = [e for e in t.events if isinstance(e, UnreadableCard)]
+    assert len(asked) == 1
+    guesses = [card for card, _ in asked[0].best_guesses]
+    assert guesses[:2] == [C("JS"), C("KS")] and guesses[-1] == C("4H")
+    t.tracker.named("pile", C("4H"))
+    assert t.tracker.cards_in("pile") == [C("AS"), C("4H")]
+    laid = t.tracker.zones["pile"].tracks[-1]
+    assert min(float(np.hypot(p[0] - (x - 35), p[1] - (y - 31))) for p in laid.points) < 3
+    t.still([off, weak], frames=4)
+    assert not [e for e in t.events if isinstance(e, CardPlaced) and e.card != C("AS")]
+
+
 def test_a_card_put_down_and_read_weakly_beside_a_peeking_index_read_as_it_is_asked_about():
     # tango_nuevo, Makao for four, seed 4: a 9C put down beside the 9S's "9", which peeks out 10 mm from its edge and
     # now reads 9C 0.82 (a covered corner: dropped), while the 9C's own "9", 17 mm away, reads 9C 0.3 and 6C 0.27 by
