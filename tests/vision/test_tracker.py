@@ -1069,12 +1069,7 @@ def test_a_card_put_down_and_read_only_as_a_card_deeper_in_the_pile_is_asked_abo
     # under the card put down, so the reading is of that card; it is asked about, and the 4S is no guess.
     t = Table("makao")
     cx, cy = t.layout.zone("pile").center
-    t.still(frames=4)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0)
-    t.still(t.corners("4S", "pile"), frames=5)
-    t.hand_over("pile")
-    _lay_card(t, "pile", 0.0, shift=40, colour=(150, 200, 240))  # the 4H covers the 4S's lower "4"
+    _card_over(t, "4S", shift=40)  # the 4H, which covers the 4S's lower "4"
     four_s = _det(C("4S"), cx - 24.5, cy - 31)
     t.still([four_s, _det(C("4H"), cx + 15.5, cy - 31, conf=0.8)], frames=5)
     t.hand_over("pile")
