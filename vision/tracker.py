@@ -806,7 +806,7 @@ class CardTracker:
                 track = None  # the card taken off, read again: it votes, so that it is known laid again
             if track is not None and pile and self._read_beneath(state, track, obs):
                 beneath.add(id(obs))
-                track = None  # the card put down, read as a card it covers: it votes, so that it is asked about
+                track = None  # the card put down read as a card it covers: a frame that read that place, no vote
             if track is not None:
                 matched.append((obs, track))
                 seen.add(track.id)
