@@ -973,11 +973,7 @@ class CardTracker:
         s = self.settings
         one = len(obs.points) == 1
         on_new = (
-            [
-                cv2.pointPolygonTest(new_card.astype(np.float32), (float(c[0]), float(c[1])), True)
-                >= s.covered_inside_mm
-                for c in self._table_centres(obs.boxes)
-            ]
+            [d >= s.covered_inside_mm for d in _depths(new_card, list(self._table_centres(obs.boxes)))]
             if new_card is not None and one
             else [False] * len(obs.boxes)
         )
@@ -1069,11 +1065,11 @@ class CardTracker:
         stay together."""
         if state.zone.kind != "pile" or state.outline is None or not a or not b:
             return False
-        outline = state.outline.astype(np.float32)
+        outline = state.outline
         inside, off = self.settings.covered_inside_mm, -max(self.settings.off_outline_mm, INDEX_CORE_MM)
 
         def side(points: list[np.ndarray]) -> int:
-            depths = [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in points]
+            depths = _depths(outline, points)
             return 1 if min(depths) >= inside else -1 if max(depths) < off else 0
 
         return side(a) * side(b) < 0
@@ -1376,11 +1372,7 @@ class CardTracker:
         none."""
         if state.outline is None or not state.placed_still or not state.tracks:
             return False
-        outline = state.outline.astype(np.float32)
-
-        def depths(points: list[np.ndarray]) -> list[float]:
-            return [cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in points]
-
+        depths = functools.partial(_depths, state.outline)
         top = state.tracks[-1]
         reported_on_it = top.outline is not None and np.array_equal(top.outline, state.outline)
         if not reported_on_it and not any(d >= 0 for d in depths(top.points)):
@@ -1409,9 +1401,8 @@ class CardTracker:
         edge, read otherwise now that its other corner is hidden. It is not a card played."""
         if state.outline is None:
             return False
-        outline = state.outline.astype(np.float32)
         reach = -self.settings.off_outline_mm
-        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) < reach for p in points)
+        return all(d < reach for d in _depths(state.outline, points))
 
     def _unchanged(self, state: _ZoneState, points: list[np.ndarray], image: np.ndarray) -> bool:
         """Whether a reading at ``points`` (table mm) lies where the zone's view has not changed since before the
@@ -1493,9 +1484,7 @@ class CardTracker:
         entered it (Makao for four with ``--retake``, seed 0)."""
         if state.outline is None or (state.placed_still and state.tracks and track is state.tracks[-1]):
             return False
-        outline = state.outline.astype(np.float32)
-        inside = self.settings.covered_inside_mm
-        return all(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) >= inside for p in points)
+        return all(d >= self.settings.covered_inside_mm for d in _depths(state.outline, points))
 
     def _lies_on_outline(self, state: _ZoneState, track: _Track, pending: _Pending) -> None:
         """Give ``track``, confirmed at ``pending``, the zone's new-card outline and its index places when it lies
@@ -1820,6 +1809,13 @@ def _witness_weights(detections: Sequence[Detection], same_index: float) -> list
         total = det.confidence + sum(rivals.values())
         weights.append(det.confidence * det.confidence / total if total > 0 else 0.0)
     return weights
+
+
+def _depths(outline: np.ndarray, points: Sequence[np.ndarray]) -> list[float]:
+    """How far inside ``outline`` (a card's four corners, table mm) each of ``points`` lies, in mm: negative
+    outside it. What every test of a reading against the card put down is made of."""
+    quad = outline.astype(np.float32)
+    return [cv2.pointPolygonTest(quad, (float(p[0]), float(p[1])), True) for p in points]
 
 
 def _close(a: list[np.ndarray], b: list[np.ndarray], radius: float) -> bool:
