@@ -261,6 +261,9 @@ class _Pending:
     place_peaks: dict[Card, list[float]] = field(default_factory=dict)
     """Per reading, the most it weighed at each of its ``places`` (in their order) in any frame: the corner's
     confidence, times its share where that index was also read as another card (``_Obs.weights``)."""
+    place_confidences: dict[Card, list[float]] = field(default_factory=dict)
+    """Per reading, the surest it was read at each of its ``places`` (in their order) in any frame: the confidence
+    alone, not shared with another reading of the same index as ``place_peaks`` is (:meth:`read_at`)."""
     read_in: dict[Card, set[int]] = field(default_factory=dict)
     """Per reading, the still frames that read it (by their place in the still run): what ``confirm_frames`` is
     held to. A frame may read one card twice, by the detector at one corner and by the reader at the other, and
@@ -317,6 +320,12 @@ class _Pending:
             return self.points
         sure = [p for p, peak in zip(places, self.place_peaks.get(card, []), strict=False) if peak >= floor]
         return sure or places
+
+    def read_at(self, card: Card, floor: float) -> list[np.ndarray]:
+        """Where ``card`` was read at least ``floor`` sure in some frame, however another box on the same index
+        read it (``place_confidences``; ``where`` weighs each place by that share)."""
+        places = self.places.get(card, [])
+        return [p for p, conf in zip(places, self.place_confidences.get(card, []), strict=False) if conf >= floor]
 
     def share(self, card: Card, radius: float) -> float:
         """``card``'s share of the support of the readings seen within ``radius`` of where it was read: its
@@ -882,14 +891,18 @@ class CardTracker:
             pending.read_in.setdefault(obs.card, set()).add(state.still_run)
             places = pending.places.setdefault(obs.card, [])
             place_peaks = pending.place_peaks.setdefault(obs.card, [])
+            place_confs = pending.place_confidences.setdefault(obs.card, [])
             known = len(places)
-            for p, weight in zip(obs.points, obs.weights, strict=True):  # a corner's own word, not the card's best
+            point_confs = self._point_confidences(obs)
+            for p, weight, conf in zip(obs.points, obs.weights, point_confs, strict=True):  # a corner's own word
                 at = next((k for k in range(known) if float(np.linalg.norm(p - places[k])) <= _SAME_PLACE_MM), None)
                 if at is None:
                     places.append(p.copy())
                     place_peaks.append(weight)
+                    place_confs.append(conf)
                 else:
                     place_peaks[at] = max(place_peaks[at], weight)
+                    place_confs[at] = max(place_confs[at], conf)
             pending.support[obs.card] = pending.support.get(obs.card, 0.0) + sum(obs.weights)
             peak = this_frame.setdefault(id(pending), (pending, {}))[1]
             peak[obs.card] = max(peak.get(obs.card, 0.0), obs.confidence)
@@ -1017,6 +1030,17 @@ class CardTracker:
             confidence=max((obs.box_confidences[k] for k in kept), default=0.0),  # a misread's confidence goes with it
         )
 
+    def _point_confidences(self, obs: _Obs) -> list[float]:
+        """Per corner of ``obs`` (as ``points``), the surest of its boxes read there: each box counts for the corner
+        its centre lies nearest to on the mat, as :meth:`_less_reported_indices` splits them."""
+        if len(obs.points) == 1 or not obs.boxes:
+            return [obs.confidence] * len(obs.points)
+        confs = [0.0] * len(obs.points)
+        for centre, conf in zip(self._table_centres(obs.boxes), obs.box_confidences, strict=True):
+            nearest = int(np.argmin([float(np.linalg.norm(centre - p)) for p in obs.points]))
+            confs[nearest] = max(confs[nearest], conf)
+        return confs
+
     def _table_centres(self, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
         """The centres of image ``boxes`` on the mat (table mm)."""
         return self.calibration.to_table(np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in boxes]))
@@ -1039,6 +1063,7 @@ class CardTracker:
                     for card, where in b.places.items():
                         a.places.setdefault(card, []).extend(where)
                         a.place_peaks.setdefault(card, []).extend(b.place_peaks.get(card, []))
+                        a.place_confidences.setdefault(card, []).extend(b.place_confidences.get(card, []))
                     for card, weight in b.support.items():
                         a.support[card] = a.support.get(card, 0.0) + weight
                     for card, p in b.candidates.items():
@@ -1178,7 +1203,13 @@ class CardTracker:
             if self._on_reported_outline(state, pending):
                 self._looks_like(state, state.tracks[-1], pending, [card])
                 continue  # one card was put down, and it is reported: this is it read otherwise
-            if self._off_outline(state, pending.where(card, floor)):
+            # Off it both where the reading weighed most and wherever it was read that sure: a covered 4D's corner
+            # peeking out beside a 4H put down, read 4H 0.69, weighed most, while the 4H's own index, read 4H 0.61
+            # and 4D 0.33 in two boxes, weighed 0.40; set aside frame after frame, the 4H was met with silence
+            # (tango_nuevo, Makao for four, seed 33).
+            if self._off_outline(state, pending.where(card, floor)) and self._off_outline(
+                state, pending.read_at(card, floor)
+            ):
                 state.set_aside[card] = pending
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             if state.zone.kind == "pile" and self._unchanged(state, pending.where(card, floor), frame.image):
@@ -1216,7 +1247,14 @@ class CardTracker:
         self._lies_on_outline(state, track, pending)
         state.tracks.append(track)
         state.had_cards = True
-        for votes in (pending.votes, pending.peaks, pending.places, pending.place_peaks, pending.read_in):
+        for votes in (
+            pending.votes,
+            pending.peaks,
+            pending.places,
+            pending.place_peaks,
+            pending.place_confidences,
+            pending.read_in,
+        ):
             votes.pop(card, None)
         pending.support.pop(card, None)
         pending.candidates.pop(card, None)

@@ -1105,6 +1105,22 @@ def test_a_card_read_surely_just_off_the_outline_fitted_to_it_is_offered_when_th
     assert not [e for e in t.events if isinstance(e, CardPlaced) and e.card != C("AS")]
 
 
+def test_a_card_read_surely_at_its_own_index_is_played_though_a_covered_corner_beside_it_reads_it_surer():
+    # tango_nuevo, Makao for four, seed 33: a 4H put down over the 4D. The 4D's corner peeking out 3 mm beside the
+    # 4H's edge reads 4H 0.69; the 4H's own "4" reads 4H 0.61, and 4D 0.33 in a second box on it, so that reading
+    # weighs only 0.40. Where it weighed most lay off the card put down, so the 4H went as a covered card's corner in
+    # every frame: neither reported nor asked about, it was met with silence until its player laid it again. Read
+    # that sure on the card put down, it is that card.
+    t = Table("makao")
+    x, y = _card_over(t, "4D", shift=30)
+    peeking = _det(C("4H"), x - 34.3, y + 31, conf=0.69)  # 2.8 mm outside the 4H's left edge
+    own = _det(C("4H"), x - 24.5, y - 31, conf=0.61)
+    second_box = _det(C("4D"), x - 23, y - 28, conf=0.33)
+    t.still([peeking, own, second_box], frames=8)
+    assert [getattr(e, "card", None) for e in t.events if isinstance(e, CardPlaced)] == [C("4D"), C("4H")]
+    assert not any(isinstance(e, UnreadableCard) for e in t.events)
+
+
 def test_a_card_put_down_and_read_weakly_beside_a_peeking_index_read_as_it_is_asked_about():
     # tango_nuevo, Makao for four, seed 4: a 9C put down beside the 9S's "9", which peeks out 10 mm from its edge and
     # now reads 9C 0.82 (a covered corner: dropped), while the 9C's own "9", 17 mm away, reads 9C 0.3 and 6C 0.27 by
