@@ -9,7 +9,7 @@ import pytest
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import calibrate
-from vision.render import Collect, Gather, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Gather, Nudge, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
@@ -92,6 +92,20 @@ def test_slide_and_pick_up_truth():
     ]
     with pytest.raises(LayoutError, match="not on the table"):
         r.apply(PickUp(C("AS")))
+
+
+def test_a_card_nudged_moves_where_it_lies_under_a_hand_that_comes_and_goes_and_nothing_is_played():
+    r = _renderer("makao", seed=2)
+    list(r.render([Place(C(t), "pile", i % 3) for i, t in enumerate(["5H", "KD"])]))
+    events = list(r.events)
+    before = np.array([c.polygon for c in r.still(1)[0].truth.corners if c.card == C("KD")])
+    frames = r.apply(Nudge(C("KD"), 6.0, -3.0, 4.0, seat=1))
+    assert any(f.truth.hand for f in frames) and not frames[-1].truth.hand
+    after = np.array([c.polygon for c in frames[-1].truth.corners if c.card == C("KD")])
+    shift = float(np.abs(after - before).max())
+    assert 3.0 < shift < 30.0  # pixels: a few millimetres, not off the pile
+    assert frames[-1].truth.zones["pile"] == (C("5H"), C("KD"))
+    assert r.events == events
 
 
 def test_makao_pile_grows_and_covers_older_cards():

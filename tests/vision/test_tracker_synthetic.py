@@ -5,7 +5,7 @@ import numpy as np
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.events import VisionEvent
-from vision.render import Collect, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
 from vision.tracker import CardTracker
@@ -51,6 +51,22 @@ def test_makao_pile_growth():
     renderer, events = _play("makao", [Place(C(c), "pile", i % 3) for i, c in enumerate(plays)], seed=1)
     score = score_events(renderer.events, events)
     assert score.ok, (score.as_dict(), events)
+
+
+def test_cards_squared_up_where_they_lie_are_not_played_again():
+    # Players push the pile's top card or their trick card straight all the time: a hand comes and goes, a card
+    # moves a few millimetres. Nothing was played, and nothing may be reported.
+    plays = ["5H", "5S", "6S", "6D"]
+    actions: list[Action] = []
+    for i, c in enumerate(plays):
+        actions += [Place(C(c), "pile", i % 3), Nudge(C(c), 5.0 - 2 * i, 4.0, 5.0 - 3 * i, (i + 1) % 3)]
+    renderer, events = _play("makao", actions, seed=1)
+    score = score_events(renderer.events, events)
+    assert score.ok and not score.false_events, (score.as_dict(), events)
+    actions = [Place(C("QS"), "seat0", 0), Nudge(C("QS"), -4.0, 6.0, -5.0, 0), Place(C("10H"), "seat1", 1)]
+    renderer, events = _play("358", actions, seed=2)
+    score = score_events(renderer.events, events)
+    assert score.ok and not score.false_events, (score.as_dict(), events)
 
 
 def test_camera_bumped_mid_game_is_recalibrated_and_the_game_goes_on():

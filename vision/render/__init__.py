@@ -1,6 +1,6 @@
 """The synthetic table renderer: overhead frames of a played game with their truth (see :mod:`.table`)."""
 
-from vision.render.script import Action, Collect, Gather, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait
 from vision.render.table import (
     CornerTruth,
     FrameTruth,
@@ -16,6 +16,7 @@ __all__ = [
     "CornerTruth",
     "FrameTruth",
     "Gather",
+    "Nudge",
     "PickUp",
     "Place",
     "RenderSettings",

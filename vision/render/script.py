@@ -56,10 +56,22 @@ class PickUp:
 
 
 @dataclass(frozen=True, slots=True)
+class Nudge:
+    """Seat ``seat`` straightens ``card`` where it lies: the hand comes, pushes it ``dx``, ``dy`` mm and turns it
+    ``turn`` degrees, and leaves. Nothing was played: players square up a pile or a trick all the time."""
+
+    card: Card
+    dx: float
+    dy: float
+    turn: float = 0.0
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Wait:
     """Nothing happens for ``frames`` frames (the camera keeps looking)."""
 
     frames: int = 5
 
 
-Action = Place | Collect | Gather | Slide | PickUp | Wait
+Action = Place | Collect | Gather | Slide | PickUp | Nudge | Wait

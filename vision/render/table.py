@@ -25,7 +25,7 @@ import numpy as np
 from engine.cards import Card
 from vision.calibration import Calibration
 from vision.mat import render_mat
-from vision.render.script import Action, Collect, Gather, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, LayoutError, ZoneLayout
 
@@ -453,6 +453,8 @@ class TableRenderer:
             return self._slide(action)
         if isinstance(action, PickUp):
             return self._pick_up(action)
+        if isinstance(action, Nudge):
+            return self._nudge(action)
         if isinstance(action, Wait):
             return [self._frame() for _ in range(action.frames)]
         raise TypeError(f"not a renderer action: {action!r}")
@@ -561,6 +563,25 @@ class TableRenderer:
             self.events.append(TruthEvent("removed", zone, action.card, still_index, still_index / s.fps))
             if not any(x.zone == zone for x in self.scene.lying):
                 self.events.append(TruthEvent("cleared", zone, None, still_index, still_index / s.fps))
+        return frames + self.still()
+
+    def _nudge(self, action: Nudge) -> list[RenderedFrame]:
+        """The hand comes to the card's near edge, pushes it (two frames), and leaves; it stays where it lay in the
+        pile's order and in its zone, so no truth event: whatever the table reports of it is false."""
+        s = self.settings
+        c = self._find(action.card)
+        gx, gy = self._grip(action.seat)
+        start = self._edge_point(c.x, c.y, action.seat)
+        frames = self._hand_path(action.seat, start, (c.x + gx, c.y + gy), s.hand_frames)
+        x0, y0, a0 = c.x, c.y, c.angle
+        for k in (1, 2):
+            c.x, c.y, c.angle = x0 + action.dx * k / 2, y0 + action.dy * k / 2, a0 + action.turn * k / 2
+            self.scene.hand = _Hand(action.seat, c.x + gx, c.y + gy)
+            frames.append(self._frame())
+        frames += self._hand_path(
+            action.seat, (c.x + gx, c.y + gy), self._edge_point(c.x, c.y, action.seat), s.hand_frames
+        )
+        self.scene.hand = None
         return frames + self.still()
 
     def _collect(self, action: Collect) -> list[RenderedFrame]:

@@ -7,7 +7,8 @@ corners, misreads and jitter, which isolates the tracker; ``onnx``: the trained 
 and the events are scored against the renderer's truth: every played card confirmed exactly once,
 within 5 still frames, and no false card events. ``--retake`` has players pick a share of their cards up
 again once settled and lay them again (on a pile that is one play, reported once; on a trick's zone a card
-removed and placed again). Prints one JSON object.
+removed and placed again). ``--nudge`` has them push a share of their cards a few millimetres where they lie,
+squaring up the pile or the trick: nothing played, nothing to report. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -85,6 +86,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read every frame, also those of a table at rest (tracker rest_frames 0, as before 3 December)",
     )
     add_retake_argument(parser, "the cards played, once settled,")
+    parser.add_argument(
+        "--nudge",
+        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
+        default=0.0,
+        metavar="SHARE",
+        help="this share of the cards played, once settled, is pushed 2-8 mm and turned up to 6 degrees where it "
+        "lies by a hand that comes and goes (a player squaring up the pile or the trick): nothing was played, so "
+        "anything the table reports of it is false; default 0",
+    )
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
@@ -93,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import Card, deck
     from vision.events import VisionEvent
-    from vision.render import Collect, PickUp, Place, RenderSettings, TableRenderer, Wait
+    from vision.render import Collect, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait
     from vision.render.script import Action
     from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
@@ -132,12 +142,17 @@ def run(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     # its own stream, so that the games played are the same cards with --retake as without
     retakes = np.random.default_rng([args.seed, 1])
+    nudges = np.random.default_rng([args.seed, 2])
     actions: list[Action] = []
 
     def play(card: Card, zone: str, seat: int) -> None:
         actions.append(Place(card, zone, seat))
         if args.retake and retakes.random() < args.retake:
             actions.extend((PickUp(card, seat), Place(card, zone, seat)))
+        if args.nudge and nudges.random() < args.nudge:
+            way, push = nudges.uniform(0, 2 * np.pi), nudges.uniform(2.0, 8.0)
+            turn = float(nudges.uniform(-6.0, 6.0))
+            actions.append(Nudge(card, float(push * np.cos(way)), float(push * np.sin(way)), turn, seat))
         actions.extend([Wait(args.think)] if args.think else [])
 
     pool = deck(args.decks)
@@ -199,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "decks": args.decks,
         "retake": args.retake,
+        "nudge": args.nudge,
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
