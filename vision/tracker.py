@@ -732,7 +732,7 @@ class CardTracker:
         6D was played), and weaker ones were asked about. The top card's own reading does not tell a nudge from a
         card laid onto it (a deck of bare ranks reads a 4H laid on the 4D as the 4D); its whole face does (the
         figures at ``nudge_alike``). When a card-sized change was outlined, it must lie where the card was found
-        (within half ``nudge_mm``): where the top card's outline is stale, a card put down elsewhere leaves that
+        (within ``nudge_mm``): where the top card's outline is stale, a card put down elsewhere leaves that
         place as it was. A push too small or too large to outline is looked for all the same (seeds 1 and 5: a QH
         pushed 8 mm and turned 5 degrees uncovered a corner beneath it, read 3H and reported); then the card must
         have moved by a millimetre at least, or it was not touched and the hand put a card down beside it."""
@@ -763,7 +763,7 @@ class CardTracker:
             return False  # (with no outline, a card found where it lay is one that was not touched)
         if state.outline is not None:
             fitted = _corresponding(outline, state.outline)
-            if float(np.linalg.norm(fitted - outline, axis=1).max()) > s.nudge_mm / 2:
+            if float(np.linalg.norm(fitted - outline, axis=1).max()) > s.nudge_mm:
                 return False  # what changed is not where the card was found: another card, put down elsewhere
         top.index_places = [_carried(moved, q) for q in top.index_places]
         top.looks = [(card, _carried(moved, p[None])[0]) for card, p in top.looks]
