@@ -184,12 +184,14 @@ class TrackerSettings:
     def __post_init__(self) -> None:
         # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
         # minority reading confirmed (agreement); above 1 nothing would ever be
-        for name in ("agreement", "same_index", "unchanged_share"):
+        for name in ("agreement", "same_index", "unchanged_share", "nudge_alike"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
         if not 0.0 <= self.suit_doubt <= 1.0:
             raise ValueError(f"tracker.suit_doubt: must be a share in [0, 1] (0: never), not {self.suit_doubt!r}")
+        if self.nudge_mm < 0:
+            raise ValueError(f"tracker.nudge_mm: must be at least 0 (0: never), not {self.nudge_mm!r}")
         # a frame cannot be shrunk 0 times, and a card confirmed by no frame would be a guess
         for name in ("downscale", "confirm_frames"):
             if getattr(self, name) < 1:
@@ -719,8 +721,8 @@ class CardTracker:
         return [d for d in found if d.confidence >= self.settings.min_confidence]
 
     def _nudged(self, state: _ZoneState, image: np.ndarray) -> bool:
-        """Whether the card outlined in ``state``'s pile in this still run (``image`` its first still frame) is the
-        top card pushed straight where it lay: the top card's face, as it lay before the hand, found again in
+        """Whether what a hand did on ``state``'s pile before this still run (``image`` its first still frame) was to
+        push the top card straight where it lay: the top card's face, as it lay before the hand, found again in
         ``image`` (aligned by :func:`_moved_card`, at least ``nudge_alike`` alike) within ``nudge_mm`` of where it
         lay. If so the top card lies where it was found (its outline and places moved with it, and that is the
         zone's outline now) and the still run is as one whose play is reported (``placed_still``): what is read

@@ -481,6 +481,11 @@ def test_settings_from_config_name_bad_keys():
     with pytest.raises(ValueError, match=r"tracker\.suit_doubt: must be a share in \[0, 1\]"):
         TrackerSettings.from_dict({"suit_doubt": 1.5})
     assert TrackerSettings.from_dict({"suit_doubt": 0}).suit_doubt == 0
+    with pytest.raises(ValueError, match=r"tracker\.nudge_alike: must be a share in \(0, 1\]"):
+        TrackerSettings.from_dict({"nudge_alike": 1.5})
+    with pytest.raises(ValueError, match=r"tracker\.nudge_mm: must be at least 0"):
+        TrackerSettings(nudge_mm=-1.0)
+    assert TrackerSettings.from_dict({"nudge_mm": 0}).nudge_mm == 0
 
 
 def test_printing_on_the_empty_mat_read_as_a_card_is_ignored():
