@@ -1013,12 +1013,8 @@ class CardTracker:
                 return None
             gone: set[int] = set()  # its boxes on the card put down stay
         else:
-            # which corner each box read: the nearest of the reading's points (a corner boxed twice has two boxes)
-            gone = {
-                int(np.argmin([float(np.linalg.norm(c - p)) for p in obs.points]))
-                for c, bad in zip(centres, misread, strict=True)
-                if bad
-            }
+            # which corner each box read (_nearest)
+            gone = {k for k, bad in zip(_nearest(centres, obs.points), misread, strict=True) if bad}
             if len(gone) == len(obs.points):
                 return None
         return replace(
@@ -1032,13 +1028,12 @@ class CardTracker:
 
     def _point_confidences(self, obs: _Obs) -> list[float]:
         """Per corner of ``obs`` (as ``points``), the surest of its boxes read there: each box counts for the corner
-        its centre lies nearest to on the mat, as :meth:`_less_reported_indices` splits them."""
+        its centre lies nearest to on the mat (:func:`_nearest`, as :meth:`_less_reported_indices` splits them)."""
         if len(obs.points) == 1 or not obs.boxes:
             return [obs.confidence] * len(obs.points)
         confs = [0.0] * len(obs.points)
-        for centre, conf in zip(self._table_centres(obs.boxes), obs.box_confidences, strict=True):
-            nearest = int(np.argmin([float(np.linalg.norm(centre - p)) for p in obs.points]))
-            confs[nearest] = max(confs[nearest], conf)
+        for k, conf in zip(_nearest(self._table_centres(obs.boxes), obs.points), obs.box_confidences, strict=True):
+            confs[k] = max(confs[k], conf)
         return confs
 
     def _table_centres(self, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
@@ -1847,6 +1842,12 @@ def _witness_weights(detections: Sequence[Detection], same_index: float) -> list
         total = det.confidence + sum(rivals.values())
         weights.append(det.confidence * det.confidence / total if total > 0 else 0.0)
     return weights
+
+
+def _nearest(centres: np.ndarray, points: Sequence[np.ndarray]) -> list[int]:
+    """For each box centre (table mm), which of a reading's ``points`` it lies nearest to: the corner that box read
+    (a corner boxed twice has two boxes)."""
+    return [int(np.argmin([float(np.linalg.norm(c - p)) for p in points])) for c in centres]
 
 
 def _depths(outline: np.ndarray, points: Sequence[np.ndarray]) -> list[float]:
