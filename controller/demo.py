@@ -93,6 +93,10 @@ class DemoOptions:
     """The share of the cards the table accepted that their player picks up again and lays again in the same
     place's zone (to straighten it, or nearer the pile), as players do: the table must take it for no card played.
     Drawn from its own random stream, so the game is the same with it as without."""
+    nudge: float = 0.0
+    """The share of the cards the table accepted that their player then squares up where it lies (a hand comes,
+    pushes it 2-8 mm and turns it up to 6 degrees, and goes), as players do with the pile and their trick card:
+    nothing was played, so anything the table says of it is false. Its own random stream, as ``retake``'s."""
 
 
 class TruthRecogniser:
@@ -147,6 +151,10 @@ class _Stats:
     laid_again_announced: int = 0
     """Of those, laid again and announced as a card played (which its player took back with a long press), asked
     about, or rejected: each one a thing the table said that nobody did."""
+    nudged: int = 0
+    """Cards accepted, then squared up where they lie by their player (``DemoOptions.nudge``)."""
+    nudged_announced: int = 0
+    """Of those, announced as a card played, asked about, or rejected: each one a thing nobody did."""
 
 
 class Demo:
@@ -250,7 +258,7 @@ class Demo:
         from vision.render import Gather as RGather
         from vision.render import PickUp as RPickUp
         from vision.render import Place as RPlace
-        from vision.render import RenderSettings, TableRenderer
+        from vision.render import RenderSettings, TableRenderer, squared_up
         from vision.tracker import CardTracker
         from vision.zones import LayoutError, layout_for
 
@@ -344,20 +352,34 @@ class Demo:
 
         retakes = np.random.default_rng([opts.seed, 1])  # its own stream: the same game with --retake as without
 
+        nudges = np.random.default_rng([opts.seed, 2])  # (another stream of its own)
+
+        def false_word(action: Place, said: tuple[int, int]) -> bool:
+            """Whether the table said anything since ``said`` (:meth:`_said`) though nobody played: if so, a card
+            announced is taken back with a long press (its player did not play it), and asked about, the player
+            asked says with a long press that he laid no card."""
+            settle(lambda: self._said() != said, 10)
+            if self._said() == said:
+                return False
+            if len(self.heard.of(CardAccepted)) > said[0]:
+                referee.submit(SeatButton(action.seat, Press.LONG))
+            elif referee.unreadable and (asked := self.heard.of(AskReplace)[-1].seat) is not None:
+                referee.submit(SeatButton(asked, Press.LONG))
+            return True
+
         def lay_again(action: Place) -> None:
-            """The player picks the card the table accepted up and lays it again; anything the table says about it
-            is a false word: a card announced is taken back with a long press (the player did not play it), and
-            asked about, the player asked says with a long press that he laid no card."""
+            """The player picks the card the table accepted up and lays it again: anything said is a false word."""
             said = self._said()
             self.stats.laid_again += 1
             place_again(action)
-            settle(lambda: self._said() != said, 10)
-            if self._said() != said:
-                self.stats.laid_again_announced += 1
-                if len(self.heard.of(CardAccepted)) > said[0]:
-                    referee.submit(SeatButton(action.seat, Press.LONG))
-                elif referee.unreadable and (asked := self.heard.of(AskReplace)[-1].seat) is not None:
-                    referee.submit(SeatButton(asked, Press.LONG))
+            self.stats.laid_again_announced += false_word(action, said)
+
+        def square_up(action: Place) -> None:
+            """The player pushes the card the table accepted straight where it lies: anything said is false."""
+            said = self._said()
+            self.stats.nudged += 1
+            process(renderer.apply(squared_up(action.card, action.seat, nudges)))
+            self.stats.nudged_announced += false_word(action, said)
 
         for action in actions:
             if referee.is_over:
@@ -378,6 +400,8 @@ class Demo:
                 self._play_until_accepted(action, referee, settle, place_again, accepted_before, asks_before)
                 if opts.retake and retakes.random() < opts.retake and not referee.is_over:
                     lay_again(action)
+                if opts.nudge and nudges.random() < opts.nudge and not referee.is_over:
+                    square_up(action)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Gather):
@@ -547,6 +571,8 @@ class Demo:
             "rejected": len(heard.of(CardRejected)),
             "laid_again": self.stats.laid_again,
             "laid_again_announced": self.stats.laid_again_announced,
+            "nudged": self.stats.nudged,
+            "nudged_announced": self.stats.nudged_announced,
             "tricks": len(true_winners),
             "tricks_correct": tricks_correct,
             "violations": check["violations"],
@@ -584,6 +610,8 @@ class Demo:
             "rejected": len(self.heard.of(CardRejected)),
             "laid_again": self.stats.laid_again,
             "laid_again_announced": self.stats.laid_again_announced,
+            "nudged": self.stats.nudged,
+            "nudged_announced": self.stats.nudged_announced,
             "announce_latency_ms": {
                 "p50": _percentile(self.stats.latencies, 50),
                 "p95": _percentile(self.stats.latencies, 95),

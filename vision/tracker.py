@@ -148,6 +148,22 @@ class TrackerSettings:
     outline) does not silence the other readings of its index (``same_index``): that card lies on top, so what
     is read there is the new card, read otherwise. The new card's own indices sit 6 mm and more inside its edge;
     covered cards' corners peeking out beside it lie outside it (``off_outline_mm``)."""
+    nudge_mm: float = 15.0
+    """When a card-sized thing appeared on a pile and the top card's face, as it lay before the hand, is found again
+    (``nudge_alike``) with no corner moved more than this, that card was pushed straight where it lay
+    (:meth:`CardTracker._nudged`), and nothing was put down. Players square up the pile all the time, a few
+    millimetres and degrees. 0: never."""
+    nudge_alike: float = 0.985
+    """How alike the top card's face before the hand and what lies there now, aligned, must be to be that card
+    nudged (``nudge_mm``): the correlation coefficient of OpenCV's ECC alignment of the two grey views (1: the
+    same). With ``--nudge 0.3``, the demo deck's Makao seeds 0-1 and tango_nuevo's seed 2: 0.991-1.000 for each card
+    nudged, at most 0.88 for a card put down over another; but tango_nuevo's white cards printed with little ink
+    come closer (a 2C put down 8 mm from the AC, with ``--retake`` seed 4: 0.971)."""
+    nudge_differs: float = 25.0
+    """How much, in grey levels, the top card's face before the hand and what lies where it was found
+    (``nudge_alike``) may differ where they differ most (over 4 mm square, :func:`_most_differing`) to be that card
+    nudged. With ``--nudge 0.3``, the demo deck's and tango_nuevo's Makao seeds 0-5: 1.8-8.6 for each of 141 cards
+    nudged; 78-144 for a card put down onto one of a like face that ECC found at least ``nudge_alike`` alike."""
     unchanged_share: float = 0.1
     """On a pile, a reading at places where less than this share of the pixels changed since the zone's view before
     the hand (within 6 mm of each, :func:`vision.proposals.unchanged_at`) lay there before: a covered card's
@@ -173,12 +189,16 @@ class TrackerSettings:
     def __post_init__(self) -> None:
         # shares of a whole: at 0 every reading beside a reported index would be dropped (same_index) or any
         # minority reading confirmed (agreement); above 1 nothing would ever be
-        for name in ("agreement", "same_index", "unchanged_share"):
+        for name in ("agreement", "same_index", "unchanged_share", "nudge_alike"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"tracker.{name}: must be a share in (0, 1], not {value!r}")
         if not 0.0 <= self.suit_doubt <= 1.0:
             raise ValueError(f"tracker.suit_doubt: must be a share in [0, 1] (0: never), not {self.suit_doubt!r}")
+        if self.nudge_mm < 0:
+            raise ValueError(f"tracker.nudge_mm: must be at least 0 (0: never), not {self.nudge_mm!r}")
+        if self.nudge_differs < 0:
+            raise ValueError(f"tracker.nudge_differs: must be at least 0 grey levels, not {self.nudge_differs!r}")
         # a frame cannot be shrunk 0 times, and a card confirmed by no frame would be a guess
         for name in ("downscale", "confirm_frames"):
             if getattr(self, name) < 1:
@@ -385,6 +405,9 @@ class _ZoneState:
     placed_still: bool = False
     """A card was reported here since the last motion. On a pile that is the card just played, and what
     else is read there weakly is the covered cards' peeking corners, not a card to ask the player about."""
+    nudged: bool = False
+    """The hand before this still run pushed the top card straight where it lay (:meth:`CardTracker._nudged`):
+    nothing was put down, so nothing read here until the next hand is a card played."""
     set_aside: dict[Card, _Pending] = field(default_factory=dict)
     """Cards read surely in this still run and left as lying off the card put down (:meth:`CardTracker._off_outline`),
     each with the place that read it: offered last among an ask's guesses, and laid where they were read when the
@@ -665,6 +688,8 @@ class CardTracker:
                 continue
             state.outline_sought = True
             state.outline = self._new_card(state, image)
+            if self._nudged(state, image):
+                continue  # the top card pushed straight: nothing was put down
             if state.outline is not None:
                 state.asked = False  # a card was put down: what is read here now is that card
 
@@ -704,6 +729,75 @@ class CardTracker:
         # readings vote (the detector's weak ones still do, for an unreadable card's guesses)
         found = self.reader(image, boxes, outlines=outlines)
         return [d for d in found if d.confidence >= self.settings.min_confidence]
+
+    def _nudged(self, state: _ZoneState, image: np.ndarray) -> bool:
+        """Whether what a hand did on ``state``'s pile before this still run (``image`` its first still frame) was to
+        push the top card straight where it lay: the top card's face, as it lay before the hand, found again in
+        ``image`` (aligned by :func:`_moved_card`, at least ``nudge_alike`` alike) within ``nudge_mm`` of where it
+        lay. If so the top card lies where it was found (its outline and places moved with it, and that is the
+        zone's outline now) and the still run is as one whose play is reported (``placed_still``): what is read
+        on the card is it read otherwise, and nothing is asked.
+
+        Why: a player squaring up the pile (``cardtable bench tracker --nudge``) changes a card-sized thing, which
+        was taken for a card put down: another reading on the top card became a card played (the demo deck, Makao
+        seed 0: a QD pushed 5 mm, its index read 6D 0.63 as it always was, was reported a 6D, then missed when the
+        6D was played), and weaker ones were asked about. The top card's own reading does not tell a nudge from a
+        card laid onto it (a deck of bare ranks reads a 4H laid on the 4D as the 4D); its whole face does (the
+        figures at ``nudge_alike``). When a card-sized change was outlined, it must lie where the card was found
+        (within ``nudge_mm``): where the top card's outline is stale, a card put down elsewhere leaves that
+        place as it was. A push too small or too large to outline is looked for all the same (seeds 1 and 5: a QH
+        pushed 8 mm and turned 5 degrees uncovered a corner beneath it, read 3H and reported); then the card must
+        have moved by a millimetre at least, or it was not touched and the hand put a card down beside it."""
+        s = self.settings
+        if s.nudge_mm <= 0 or state.zone.kind != "pile" or not state.tracks:
+            return False
+        if state.lifted is not None:
+            return False  # the top card was taken off: what was put down is it laid again, or another (_lay_again)
+        top = state.tracks[-1]
+        if top.taken_back or top.outline is None or state.before is None or state.before.shape != image.shape:
+            return False  # (a card taken back is in its player's hand: laid again, it is a card played)
+        then, now = self._card_view(state.before, top.outline), self._card_view(image, top.outline)
+        width, height = then.shape[1], then.shape[0]
+        upright = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        to_mm = cv2.getPerspectiveTransform(upright, top.outline.astype(np.float32))
+        to_view = np.linalg.inv(to_mm)
+        guess = None
+        if state.outline is not None:  # where the outline found puts the card: a first guess of the push
+            outlined = _carried(to_view, _corresponding(top.outline, state.outline)).astype(np.float32)
+            guess, _ = cv2.estimateAffinePartial2D(upright, outlined)
+        found = _moved_card(then, now, s.nudge_alike, guess)
+        if found is None:
+            return False
+        moved = to_mm @ np.vstack([found, [0.0, 0.0, 1.0]]) @ to_view  # the push, in table mm
+        outline = _carried(moved, top.outline)
+        push = float(np.linalg.norm(outline - top.outline, axis=1).max())
+        if push > s.nudge_mm or (state.outline is None and push < 1.0):
+            return False  # (with no outline, a card found where it lay is one that was not touched)
+        differs = _most_differing(then, self._card_view(image, outline, (width, height)))
+        if differs > s.nudge_differs:
+            return False  # a face of a like layout, put down close to it: somewhere its print differs
+        if state.outline is not None:
+            fitted = _corresponding(outline, state.outline)
+            if float(np.linalg.norm(fitted - outline, axis=1).max()) > s.nudge_mm:
+                return False  # what changed is not where the card was found: another card, put down elsewhere
+        top.index_places = [_carried(moved, q) for q in top.index_places]
+        top.looks = [(card, _carried(moved, p[None])[0]) for card, p in top.looks]
+        top.points = list(_carried(moved, np.array(top.points))) if top.points else top.points
+        top.outline = outline
+        state.outline = outline.copy()
+        state.placed_still = state.nudged = True
+        return True
+
+    def _card_view(self, image: np.ndarray, outline: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray:
+        """The card with these corners (table mm) in ``image``, warped to a grey upright card at 2 px per mm (its
+        first corner top left, its first side along the top), or to ``size`` (width, height: pixels)."""
+        if size is None:
+            a, b = (float(np.linalg.norm(outline[k] - outline[0])) for k in (1, 3))
+            size = (round(2 * a), round(2 * b))
+        upright = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+        warp = cv2.getPerspectiveTransform(self.calibration.to_image(outline).astype(np.float32), upright)
+        view = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_LINEAR)
+        return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view)
 
     def _new_card(self, state: _ZoneState, image: np.ndarray) -> np.ndarray | None:
         """The outline (table mm) of the card put down in ``state``'s zone since its view before the hand."""
@@ -769,7 +863,7 @@ class CardTracker:
                 state.pending.clear()
                 state.set_aside.clear()
                 state.unreadable_reported = False
-                state.placed_still = False
+                state.placed_still = state.nudged = False
                 state.empty_frames = 0
                 for track in state.tracks:
                     track.seen_still = False
@@ -1195,9 +1289,11 @@ class CardTracker:
                 continue  # a reported card seen at the same place: this reading was a misread of it
             if state.zone.kind == "play" and self._other_corner_of_track(state, pending.points):
                 continue  # the other corner of the card just reported, read differently
-            if self._on_reported_outline(state, pending):
+            if state.nudged or self._on_reported_outline(state, pending):
+                # Pushed, the top card is read anew, at places a hair off its edge as well (tango_nuevo, Makao
+                # seed 2 with --nudge: a 7S reported as a QS, squared up, then read 7S 0.67 at its very edge)
                 self._looks_like(state, state.tracks[-1], pending, [card])
-                continue  # one card was put down, and it is reported: this is it read otherwise
+                continue  # one card was put down, and it is reported (or none, pushed): this is it read otherwise
             # Off it both where the reading weighed most and wherever it was read that sure: a covered 4D's corner
             # peeking out beside a 4H put down, read 4H 0.69, weighed most, while the 4H's own index, read 4H 0.61
             # and 4D 0.33 in two boxes, weighed 0.40; set aside frame after frame, the 4H was met with silence
@@ -1848,6 +1944,68 @@ def _nearest(centres: np.ndarray, points: Sequence[np.ndarray]) -> list[int]:
     """For each box centre (table mm), which of a reading's ``points`` it lies nearest to: the corner that box read
     (a corner boxed twice has two boxes)."""
     return [int(np.argmin([float(np.linalg.norm(c - p)) for p in points])) for c in centres]
+
+
+def _corresponding(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``new``'s four corners (table mm, turning the same way as ``old``'s) starting at the one that puts each
+    nearest the same corner of ``old``."""
+    return min((np.roll(new, k, axis=0) for k in range(4)), key=lambda o: float(np.linalg.norm(o - old, axis=1).sum()))
+
+
+def _moved_card(then: np.ndarray, now: np.ndarray, alike: float, guess: np.ndarray | None = None) -> np.ndarray | None:
+    """Where the card of the grey view ``then`` lies in ``now`` (a view of the same size and place, later): the
+    turn and shift (2 x 3, view pixels; ``now`` at it shows ``then``) that OpenCV's ECC alignment finds from
+    ``guess`` (default: none), when the two are at least ``alike`` alike then (its correlation coefficient; 1: the
+    same), else None. Its edges (5 %) are left out: a card pushed leaves the view there. Both are blurred a little
+    first, so that the camera's noise does not count."""
+    warp = np.eye(2, 3, dtype=np.float32) if guess is None else guess.astype(np.float32)
+    warp[:, 2] *= 0.5  # (its shift in the half-size views first)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 100, 1e-5)
+    score = 0.0
+    for scale in (0.5, 1.0):  # coarse first, so that a push of a centimetre is within the alignment's reach
+        a = cv2.GaussianBlur(cv2.resize(then, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), (0, 0), 1.5)
+        b = cv2.GaussianBlur(cv2.resize(now, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), (0, 0), 1.5)
+        height, width = a.shape
+        mask = np.zeros(a.shape, np.uint8)
+        mask[height // 20 : height - height // 20, width // 20 : width - width // 20] = 1
+        if scale == 1.0:
+            warp[:, 2] *= 2.0
+        try:
+            score, found = cv2.findTransformECC(
+                a.astype(np.float32), b.astype(np.float32), warp, cv2.MOTION_EUCLIDEAN, criteria, mask, 5
+            )
+        except cv2.error:  # no alignment found (the views share too little)
+            return None
+        warp = np.asarray(found, np.float32)
+    if score < alike:
+        return None
+    return np.asarray(warp, np.float64)
+
+
+def _most_differing(then: np.ndarray, now: np.ndarray, window: int = 8, margin: int = 6) -> float:
+    """How much two grey upright views of a card (the same size, 2 px per mm) differ where they differ most: the
+    largest mean difference, in grey levels, over any ``window`` pixels square (4 mm: a suit sign's or a digit's
+    stroke) at least ``margin`` pixels (3 mm) inside the card's edge, once ``now`` is brought to ``then``'s
+    brightness and contrast (a straight fit). Both are blurred a little first, so that the camera's noise and
+    the warp's resampling do not count.
+
+    Why the largest over a small square, not one figure for the whole face: a card of another rank or suit laid
+    in line with one of a like layout differs in a digit, a suit sign or a pip, a few per cent of the face, which
+    a correlation of the whole (OpenCV's ECC, ``nudge_alike``) averages away on white cards printed with little
+    ink, while the same card pushed differs nowhere. Within 3 mm of the edge lie what a push uncovers beside the
+    card and the rounded corners."""
+    a = cv2.GaussianBlur(then, (0, 0), 1.5).astype(np.float32)
+    b = cv2.GaussianBlur(now, (0, 0), 1.5).astype(np.float32)
+    height, width = a.shape
+    inner = (slice(margin, height - margin), slice(margin, width - margin))
+    gain, offset = np.polyfit(b[inner].ravel(), a[inner].ravel(), 1)
+    local = cv2.boxFilter(np.abs(a - (gain * b + offset))[inner], -1, (window, window), borderType=cv2.BORDER_REFLECT)
+    return float(local.max()) if local.size else 0.0
+
+
+def _carried(moved: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``points`` (``(n, 2)`` table mm) carried by the 3 x 3 map ``moved``."""
+    return np.asarray(cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2), moved)).reshape(-1, 2)
 
 
 def _depths(outline: np.ndarray, points: Sequence[np.ndarray]) -> list[float]:

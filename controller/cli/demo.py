@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
+from controller.cli.nudge import add_nudge_argument
 from controller.cli.retake import add_retake_argument
 
 NAME = "demo"
@@ -45,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--design", help="card design the synthetic camera sees (default: the committed demo deck, orell)"
     )
     add_retake_argument(parser, "the cards the table accepted")
+    add_nudge_argument(parser, "the cards the table accepted")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         model_dir=args.models,
         design=args.design,
         retake=args.retake,
+        nudge=args.nudge,
     )
     try:
         report = run_demo(opts)
@@ -94,6 +97,13 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
             f"of them announced, asked or rejected {report['laid_again_announced']}"
         ]
         if report.get("laid_again")
+        else []
+    ) + (
+        [
+            f"squared up by their players {report['nudged']}, "
+            f"of them announced, asked or rejected {report['nudged_announced']}"
+        ]
+        if report.get("nudged")
         else []
     )
     if report["game"] == "makao":

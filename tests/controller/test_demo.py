@@ -49,6 +49,22 @@ def test_cards_their_players_pick_up_and_lay_again_are_no_cards_played(game: str
     assert again["scores"] == again["true_scores"] and again["tricks_correct"] == again["tricks"]
 
 
+@pytest.mark.parametrize(("game", "seed"), [("358", 4), pytest.param("makao", 1, marks=pytest.mark.slow)])
+def test_cards_their_players_square_up_where_they_lie_are_no_cards_played(game: str, seed: int, tmp_path: Path) -> None:
+    """Players push the card they just played straight where it lies (the pile's top card, their trick card): a
+    hand comes and goes and the card moves a few millimetres. Nobody played, so the table says nothing, and the
+    game is refereed as played."""
+    opts = DemoOptions(game=game, seed=seed, out=tmp_path, recogniser="truth", feed=False, quiet=True, headless=True)
+    nudged = run_demo(replace(opts, nudge=0.5))
+    assert nudged["nudged"] >= 10 and nudged["nudged_announced"] == 0
+    assert nudged["misreads_uncorrected"] == 0 and nudged["rejected"] == 0 and nudged["unreadable"] == 0
+    assert nudged["scores"] == nudged["true_scores"] and nudged.get("tricks_correct") == nudged.get("tricks")
+    refused = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "demo", "--nudge", "1.5"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert refused.returncode == 2 and "--nudge: expected a share in 0..1, not 1.5" in refused.stderr
+
+
 def test_demo_refuses_bad_options_with_a_message() -> None:
     res = subprocess.run(
         [sys.executable, "-m", "controller.cli", "demo", "--players", "4"], capture_output=True, text=True, cwd=ROOT

@@ -1,14 +1,16 @@
 """Renderer -> noisy truth recogniser -> tracker: a played trick, a slide and a Makao pile, scored."""
 
 import numpy as np
+import pytest
 
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
-from vision.events import VisionEvent
+from vision.detections import Detection
+from vision.events import CardPlaced, UnreadableCard, VisionEvent
 from vision.render import Collect, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
-from vision.tracker import CardTracker
+from vision.tracker import CardTracker, TrackerSettings
 from vision.zones import layout_for
 
 C = Card.from_text
@@ -67,6 +69,33 @@ def test_cards_squared_up_where_they_lie_are_not_played_again():
     renderer, events = _play("358", actions, seed=2)
     score = score_events(renderer.events, events)
     assert score.ok and not score.false_events, (score.as_dict(), events)
+
+
+@pytest.mark.parametrize("nudge_mm", [15.0, 0.0])
+def test_the_piles_top_card_squared_up_and_read_otherwise_in_a_second_box_is_no_card_played(nudge_mm: float) -> None:
+    # The tracker bench's Makao pile with --nudge (the demo deck, seed 0): a QD on the pile, its index read QD and,
+    # in a second box, 6D 0.63, as it always was; pushed 5 mm straight by a player, it changed a card-sized thing,
+    # which was taken for a card put down, and the 6D was reported: a card nobody played. Its face, found again
+    # where it was pushed to, says that nothing was put down (``CardTracker._nudged``; 0: as before).
+    renderer = TableRenderer(layout_for("makao"), seed=0, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration(), TrackerSettings(nudge_mm=nudge_mm))
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    recogniser = TruthRecogniser(miss_rate=0.0, misread_rate=0.0, seed=0)
+    events: list[VisionEvent] = []
+    actions: list[Action] = [Place(C("6S"), "pile", 0), Place(C("QD"), "pile", 1), Nudge(C("QD"), 5.0, 1.0, 2.0, 2)]
+    for rendered in renderer.render(actions):
+        found = recogniser.detect_rendered(rendered)
+        for corner in rendered.truth.corners:  # the QD's index boxed again, a little wider, and read 6D
+            if corner.card == C("QD") and corner.visible:
+                wider = np.asarray(corner.polygon) * 1.0
+                wider += (wider - wider.mean(axis=0)) * 0.2
+                poly = tuple((float(x), float(y)) for x, y in wider)
+                found.append(Detection(C("6D"), 0.63, poly, ((C("6D"), 0.63), (C("QD"), 0.2))))
+        events += tracker.update(rendered.frame, found)
+    played = [e.card for e in events if isinstance(e, CardPlaced)]
+    assert played == ([C("6S"), C("QD")] if nudge_mm else [C("6S"), C("QD"), C("6D")])
+    if nudge_mm:
+        assert not [e for e in events if isinstance(e, UnreadableCard)]
 
 
 def test_camera_bumped_mid_game_is_recalibrated_and_the_game_goes_on():

@@ -1,6 +1,6 @@
 """The synthetic table renderer: overhead frames of a played game with their truth (see :mod:`.table`)."""
 
-from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait, squared_up
 from vision.render.table import (
     CornerTruth,
     FrameTruth,
@@ -25,4 +25,5 @@ __all__ = [
     "TableRenderer",
     "TruthEvent",
     "Wait",
+    "squared_up",
 ]

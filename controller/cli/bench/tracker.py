@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import replace
 
+from controller.cli.nudge import add_nudge_argument
 from controller.cli.retake import add_retake_argument
 from vision.argtypes import in_range
 
@@ -86,15 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read every frame, also those of a table at rest (tracker rest_frames 0, as before 3 December)",
     )
     add_retake_argument(parser, "the cards played, once settled,")
-    parser.add_argument(
-        "--nudge",
-        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
-        default=0.0,
-        metavar="SHARE",
-        help="this share of the cards played, once settled, is pushed 2-8 mm and turned up to 6 degrees where it "
-        "lies by a hand that comes and goes (a player squaring up the pile or the trick): nothing was played, so "
-        "anything the table reports of it is false; default 0",
-    )
+    add_nudge_argument(parser, "the cards played, once settled,")
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
@@ -103,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import Card, deck
     from vision.events import VisionEvent
-    from vision.render import Collect, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait
+    from vision.render import Collect, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
     from vision.render.script import Action
     from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
@@ -150,9 +143,7 @@ def run(args: argparse.Namespace) -> int:
         if args.retake and retakes.random() < args.retake:
             actions.extend((PickUp(card, seat), Place(card, zone, seat)))
         if args.nudge and nudges.random() < args.nudge:
-            way, push = nudges.uniform(0, 2 * np.pi), nudges.uniform(2.0, 8.0)
-            turn = float(nudges.uniform(-6.0, 6.0))
-            actions.append(Nudge(card, float(push * np.cos(way)), float(push * np.sin(way)), turn, seat))
+            actions.append(squared_up(card, seat, nudges))
         actions.extend([Wait(args.think)] if args.think else [])
 
     pool = deck(args.decks)
