@@ -158,12 +158,20 @@ class TrackerSettings:
     nudged (``nudge_mm``): the correlation coefficient of OpenCV's ECC alignment of the two grey views (1: the
     same). With ``--nudge 0.3``, the demo deck's Makao seeds 0-1 and tango_nuevo's seed 2: 0.991-1.000 for each card
     nudged, at most 0.88 for a card put down over another; but tango_nuevo's white cards printed with little ink
-    come closer (a 2C put down 8 mm from the AC, with ``--retake`` seed 4: 0.971)."""
+    come closer (a 2C put down 8 mm from the AC, with ``--retake`` seed 4: 0.971), and in whole games as close as
+    a card pushed (a 4H put down 4 mm from the 3H 0.985, an 8S on the 9S 0.993): ``nudge_differs`` tells those."""
     nudge_differs: float = 25.0
     """How much, in grey levels, the top card's face before the hand and what lies where it was found
     (``nudge_alike``) may differ where they differ most (over 4 mm square, :func:`_most_differing`) to be that card
-    nudged. With ``--nudge 0.3``, the demo deck's and tango_nuevo's Makao seeds 0-5: 1.8-8.6 for each of 141 cards
-    nudged; 78-144 for a card put down onto one of a like face that ECC found at least ``nudge_alike`` alike."""
+    nudged. With ``--nudge 0.3``, the demo deck's and tango_nuevo's Makao seeds 0-5: 1.8-8.6 for each of 140 cards
+    nudged; for a card put down onto one of a like face that ECC found at least ``nudge_alike`` alike, 78-144 there
+    and 51-144 in tango_nuevo's whole Makao games, seeds 0-47 (51: a QC, court cards of one colour share a picture)."""
+    nudge_vacated: float = 8.0
+    """With two decks, a card's twin laid almost onto it differs from it nowhere (``nudge_differs``); then the card
+    beneath still lies where it lay, while a card pushed leaves its place. So the place it left (its view before the
+    hand, outside where it was found by 2 mm, :func:`_vacated_change`) must have changed by at least this mean, in
+    grey levels, for a nudge. The demo deck, ``--nudge 0.3``, seeds 0-2: 16.7-125.8 for 34 cards pushed; Makao for
+    six, seeds 1 and 2 (a 5S onto the 5S, a QC onto the QC): 0.9 and 2.0."""
     unchanged_share: float = 0.1
     """On a pile, a reading at places where less than this share of the pixels changed since the zone's view before
     the hand (within 6 mm of each, :func:`vision.proposals.unchanged_at`) lay there before: a covered card's
@@ -197,8 +205,9 @@ class TrackerSettings:
             raise ValueError(f"tracker.suit_doubt: must be a share in [0, 1] (0: never), not {self.suit_doubt!r}")
         if self.nudge_mm < 0:
             raise ValueError(f"tracker.nudge_mm: must be at least 0 (0: never), not {self.nudge_mm!r}")
-        if self.nudge_differs < 0:
-            raise ValueError(f"tracker.nudge_differs: must be at least 0 grey levels, not {self.nudge_differs!r}")
+        for name in ("nudge_differs", "nudge_vacated"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"tracker.{name}: must be at least 0 grey levels, not {getattr(self, name)!r}")
         # a frame cannot be shrunk 0 times, and a card confirmed by no frame would be a guess
         for name in ("downscale", "confirm_frames"):
             if getattr(self, name) < 1:
@@ -776,6 +785,10 @@ class CardTracker:
         differs = _most_differing(then, self._card_view(image, outline, (width, height)))
         if differs > s.nudge_differs:
             return False  # a face of a like layout, put down close to it: somewhere its print differs
+        if self.decks > 1:
+            vacated = _vacated_change(then, now, _carried(to_view, outline))
+            if vacated is not None and vacated < s.nudge_vacated:
+                return False  # its twin of the other deck laid on it: the card itself still lies where it lay
         if state.outline is not None:
             fitted = _corresponding(outline, state.outline)
             if float(np.linalg.norm(fitted - outline, axis=1).max()) > s.nudge_mm:
@@ -1944,6 +1957,24 @@ def _nearest(centres: np.ndarray, points: Sequence[np.ndarray]) -> list[int]:
     """For each box centre (table mm), which of a reading's ``points`` it lies nearest to: the corner that box read
     (a corner boxed twice has two boxes)."""
     return [int(np.argmin([float(np.linalg.norm(c - p)) for p in points])) for c in centres]
+
+
+def _vacated_change(then: np.ndarray, now: np.ndarray, found: np.ndarray, away: int = 4) -> float | None:
+    """How much the place a card left changed: the mean difference, in grey levels, between two grey upright views
+    of where it lay (``then`` before the hand, ``now`` after; 2 px per mm) outside where it was found (``found``:
+    its corners in view pixels) by ``away`` pixels and inside the view's edge by 2, both blurred a little against
+    the camera's noise. None when less than 10 mm square was left (a push too small to say)."""
+    height, width = then.shape
+    there = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(there, [np.round(found).astype(np.int32)], 1)
+    left = cv2.dilate(there, np.ones((2 * away + 1, 2 * away + 1), np.uint8)) == 0
+    left[:2, :] = left[-2:, :] = False
+    left[:, :2] = left[:, -2:] = False
+    if int(left.sum()) < 40:
+        return None
+    a = cv2.GaussianBlur(then, (0, 0), 1.5).astype(np.float32)
+    b = cv2.GaussianBlur(now, (0, 0), 1.5).astype(np.float32)
+    return float(np.abs(a - b)[left].mean())
 
 
 def _corresponding(old: np.ndarray, new: np.ndarray) -> np.ndarray:

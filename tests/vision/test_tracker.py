@@ -1432,6 +1432,26 @@ def test_a_card_of_a_like_face_laid_almost_onto_the_top_card_is_a_card_played(nu
     assert played == ([C("4D"), C("4H")] if nudge_differs < 100 else [C("4D")])
 
 
+@pytest.mark.parametrize("nudge_vacated", [8.0, 0.0])
+def test_with_two_decks_a_cards_twin_laid_almost_onto_it_is_a_card_played(nudge_vacated: float) -> None:
+    # Makao for six, the demo deck's two decks, seeds 1 and 2: a 5S laid 4 mm from the other deck's 5S (and a QC
+    # onto the QC) differs from it nowhere, so it was taken for that card squared up, and its player heard nothing.
+    # The card beneath still lies where it lay, where a card pushed leaves its place (``nudge_vacated``; 0: as
+    # before).
+    t = Table("makao", TrackerSettings(nudge_vacated=nudge_vacated))
+    t.tracker.decks = 2
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card(t, shift=0, art=1)
+    t.still(t.corners("5S", "pile"), frames=6)
+    t.hand_over("pile")
+    _white_card(t, shift=4, art=1)  # the other deck's 5S
+    t.still(t.corners("5S", "pile", shift=(4, 0)), frames=6)
+    played = [e.card for e in t.events if isinstance(e, CardPlaced)]
+    assert played == ([C("5S"), C("5S")] if nudge_vacated else [C("5S")])
+    assert not [e for e in t.events if isinstance(e, UnreadableCard)]
+
+
 def _pip(t: Table, x: float, y: float) -> None:
     """A pip (3 mm across, dark) at ``x, y`` (table mm) on the mat as it lies now."""
     t.background = t.background.copy()
