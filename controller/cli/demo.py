@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
-from controller.cli.nudge import add_nudge_argument
-from controller.cli.retake import add_retake_argument
+from controller.cli.retake import add_nudge_argument, add_retake_argument
 
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"

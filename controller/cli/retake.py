@@ -1,5 +1,5 @@
-"""The ``--retake`` option of ``cardtable demo`` and ``cardtable bench tracker``: players who pick a card up
-again and lay it again, which the table must not take for a card played."""
+"""The ``--retake`` and ``--nudge`` options of ``cardtable demo`` and ``cardtable bench tracker``: players who pick
+a card up again and lay it again, or square it up where it lies, which the table must not take for a card played."""
 
 from __future__ import annotations
 
@@ -7,16 +7,31 @@ import argparse
 
 from vision.argtypes import in_range
 
-__all__ = ["add_retake_argument"]
+__all__ = ["add_nudge_argument", "add_retake_argument"]
 
 
 def add_retake_argument(parser: argparse.ArgumentParser, cards: str) -> None:
     """Add ``--retake SHARE`` (default 0): that share of ``cards`` is picked up and laid again by its player."""
-    parser.add_argument(
+    _add_share(
+        parser,
         "--retake",
-        type=in_range(float, 0.0, 1.0, "a share in 0..1"),
-        default=0.0,
-        metavar="SHARE",
-        help=f"this share of {cards} is picked up again and laid again by its player (to straighten it, or nearer "
+        f"this share of {cards} is picked up again and laid again by its player (to straighten it, or nearer "
         "the pile), which the table must not take for a card played; default 0",
+    )
+
+
+def add_nudge_argument(parser: argparse.ArgumentParser, cards: str) -> None:
+    """Add ``--nudge SHARE`` (default 0): that share of ``cards`` is pushed straight where it lies."""
+    _add_share(
+        parser,
+        "--nudge",
+        f"this share of {cards} is pushed 2-8 mm and turned up to 6 degrees where it lies by a hand that comes "
+        "and goes (a player squaring up the pile or the trick): nothing was played, so anything the table says of "
+        "it is false; default 0",
+    )
+
+
+def _add_share(parser: argparse.ArgumentParser, flag: str, help: str) -> None:
+    parser.add_argument(
+        flag, type=in_range(float, 0.0, 1.0, "a share in 0..1"), default=0.0, metavar="SHARE", help=help
     )

@@ -19,8 +19,7 @@ import sys
 import time
 from dataclasses import replace
 
-from controller.cli.nudge import add_nudge_argument
-from controller.cli.retake import add_retake_argument
+from controller.cli.retake import add_nudge_argument, add_retake_argument
 from vision.argtypes import in_range
 
 NAME = "tracker"
