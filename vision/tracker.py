@@ -743,19 +743,21 @@ class CardTracker:
         """Whether what a hand did on ``state``'s pile before this still run (``image`` its first still frame) was to
         push the top card straight where it lay: the top card's face, as it lay before the hand, found again in
         ``image`` (aligned by :func:`_moved_card`, at least ``nudge_alike`` alike) within ``nudge_mm`` of where it
-        lay. If so the top card lies where it was found (its outline and places moved with it, and that is the
-        zone's outline now) and the still run is as one whose play is reported (``placed_still``): what is read
-        on the card is it read otherwise, and nothing is asked.
+        lay, and differing nowhere from it by a digit's or a pip's worth (``nudge_differs``; with two decks, the
+        place it left changed too, ``nudge_vacated``). If so the top card lies where it was found (its outline and
+        places moved with it, and that is the zone's outline now) and the still run is as one whose play is
+        reported (``placed_still``), and more (``nudged``): nothing read in it is a card played, what is read on
+        the card is it read otherwise, and nothing is asked.
 
-        Why: a player squaring up the pile (``cardtable bench tracker --nudge``) changes a card-sized thing, which
-        was taken for a card put down: another reading on the top card became a card played (the demo deck, Makao
-        seed 0: a QD pushed 5 mm, its index read 6D 0.63 as it always was, was reported a 6D, then missed when the
-        6D was played), and weaker ones were asked about. The top card's own reading does not tell a nudge from a
-        card laid onto it (a deck of bare ranks reads a 4H laid on the 4D as the 4D); its whole face does (the
-        figures at ``nudge_alike``). When a card-sized change was outlined, it must lie where the card was found
-        (within ``nudge_mm``): where the top card's outline is stale, a card put down elsewhere leaves that
-        place as it was. A push too small or too large to outline is looked for all the same (seeds 1 and 5: a QH
-        pushed 8 mm and turned 5 degrees uncovered a corner beneath it, read 3H and reported); then the card must
+        Why: a player squaring up the pile (``cardtable bench tracker --nudge``) changes a card-sized thing, which was
+        taken for a card put down: another reading on the top card became a card played (the demo deck, Makao seed 0: a
+        QD pushed 5 mm, its index read 6D 0.63 as it always was, was reported a 6D, then missed when the 6D was played),
+        and weaker ones were asked about. The top card's own reading does not tell a nudge from a card laid onto it (a
+        deck of bare ranks reads a 4H laid on the 4D as the 4D); its face does, compared as a whole and where it differs
+        most (the figures at ``nudge_alike`` and ``nudge_differs``). When a card-sized change was outlined, it must lie
+        where the card was found (within ``nudge_mm``): where the top card's outline is stale, a card put down elsewhere
+        leaves that place as it was. A push too small or too large to outline is looked for all the same (seeds 1 and 5:
+        a QH pushed 8 mm and turned 5 degrees uncovered a corner beneath it, read 3H and reported); then the card must
         have moved by a millimetre at least, or it was not touched and the hand put a card down beside it."""
         s = self.settings
         if s.nudge_mm <= 0 or state.zone.kind != "pile" or not state.tracks:
