@@ -2039,9 +2039,10 @@ def _moved_card(
         b = cv2.GaussianBlur(cv2.resize(around, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), (0, 0), 1.5)
         scaled = warp.astype(np.float32)
         scaled[:, 2] *= scale
+        everywhere = np.ones(b.shape, np.uint8)  # (the whole grown view may show the card)
         try:
             score, found = cv2.findTransformECC(
-                a.astype(np.float32), b.astype(np.float32), scaled, cv2.MOTION_EUCLIDEAN, criteria, None, 5
+                a.astype(np.float32), b.astype(np.float32), scaled, cv2.MOTION_EUCLIDEAN, criteria, everywhere, 5
             )
         except cv2.error:  # this scale did not converge: the next, finer one starts from where this one did
             score = 0.0

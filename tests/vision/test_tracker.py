@@ -1835,6 +1835,7 @@ def test_a_card_pushed_almost_a_centimetre_is_found_where_it_went() -> None:
     data = Path(__file__).parent / "data"
     then = cv2.imread(str(data / "pushed-9c-then.png"), cv2.IMREAD_GRAYSCALE)
     around = cv2.imread(str(data / "pushed-9c-around.png"), cv2.IMREAD_GRAYSCALE)
+    assert then is not None and around is not None
     found = _moved_card(then, around, 30, TrackerSettings().nudge_alike)
     assert found is not None
     turn = np.degrees(np.arctan2(-found[0, 1], found[0, 0]))
