@@ -812,22 +812,6 @@ class CardTracker:
         state.placed_still = state.nudged = True
         return True
 
-    def _kept_view(self, state: _ZoneState) -> bool:
-        """Whether the still run a hand just ended is the zone's view before that hand (``state.before``): what it
-        did is what changed since. Not a short run (under ``rest_frames``) that found nothing put down and reported
-        nothing: that is a hand resting on the table, still between two motions, and the view before it is still the
-        one to compare with. Why: a player squaring up the pile holds the top card and pushes it 2-3 mm, too little
-        for the motion test, so the push read as a 3-frame still run with the hand on the card; the card's face
-        before the push was then that frame's, the hand over it, and not found again once the hand had gone (the
-        demo deck, Makao seed 1: a KD pushed 2.8 mm, a 9H 2.2 mm; ``cardtable bench tracker --nudge``)."""
-        return (
-            state.before is None  # (no view yet: any still one is better than none)
-            or state.still_run >= self.settings.rest_frames
-            or state.outline is not None
-            or state.placed_still
-            or state.unreadable_reported
-        )
-
     def _card_view(self, image: np.ndarray, outline: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray:
         """The card with these corners (table mm) in ``image``, warped to a grey upright card at 2 px per mm (its
         first corner top left, its first side along the top), or to ``size`` (width, height: pixels)."""
@@ -891,10 +875,9 @@ class CardTracker:
             obs = observations[name]
             if motion[name]:
                 if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
-                    if self._kept_view(state):
-                        if state.zone.kind == "pile" and self._top_taken(state):
-                            state.lifted = state.tracks[-1]
-                        state.before = state.last_still  # the zone as it lay before this hand
+                    if state.zone.kind == "pile" and self._top_taken(state):
+                        state.lifted = state.tracks[-1]
+                    state.before = state.last_still  # the zone as it lay before this hand
                     state.expected.clear()  # what lay here at the start has been read: the rest is play
                     if state.placed_still and not state.withdrawn:
                         state.reported_views = [*state.reported_views[1 - REPORTED_VIEWS :], state.last_still]
