@@ -157,14 +157,14 @@ class TrackerSettings:
     """How alike the top card's face before the hand and what lies there now, aligned, must be to be that card
     nudged (``nudge_mm``): the correlation coefficient of OpenCV's ECC alignment of the two grey views (1: the
     same). With ``--nudge 0.3``, Makao seeds 0-5 (the demo deck, tango_nuevo, two decks): 0.996-1.000 for each of
-    239 pushes followed, at most 0.984 for every other card checked; but tango_nuevo's white cards printed with
+    224 pushes followed, at most 0.984 for every other card checked; but tango_nuevo's white cards printed with
     little ink come closer (a 2C put down 8 mm from the AC, with ``--retake`` seed 4: 0.971), and in whole games as
     close as a card pushed (a 4H put down 4 mm from the 3H 0.985, an 8S on the 9S 0.993): ``nudge_differs`` tells
     those."""
     nudge_differs: float = 25.0
     """How much, in grey levels, the top card's face before the hand and what lies where it was found
     (``nudge_alike``) may differ where they differ most (over 4 mm square, :func:`_most_differing`) to be that card
-    nudged. With ``--nudge 0.3``, Makao seeds 0-5 (the demo deck, tango_nuevo, two decks): 1.7-9.7 for each of 239
+    nudged. With ``--nudge 0.3``, Makao seeds 0-5 (the demo deck, tango_nuevo, two decks): 1.7-9.7 for each of 224
     pushes followed; for a card put down onto one of a like face that ECC found at least ``nudge_alike`` alike, 107
     there and 41-129 for 32 such cards of tango_nuevo's whole Makao games, seeds 0-47 (41: a QD, 47 a JS, 49 a QC:
     court cards share a picture)."""
@@ -172,7 +172,7 @@ class TrackerSettings:
     """With two decks, a card's twin laid almost onto it differs from it nowhere (``nudge_differs``); then the card
     beneath still lies where it lay, while a card pushed leaves its place. So the place it left (its view before the
     hand, outside where it was found by 2 mm, :func:`_vacated_change`) must have changed by at least this mean, in
-    grey levels, for a nudge. The demo deck, ``--decks 2 --nudge 0.3``, seeds 0-5: 23.3-114.9 for 70 cards pushed
+    grey levels, for a nudge. The demo deck, ``--decks 2 --nudge 0.3``, seeds 0-5: 23.3-114.9 for 69 cards pushed
     (the others left less than 10 mm square to say); Makao for six, seeds 1 and 2 (a 5S onto the 5S, a QC onto the
     QC): 0.9 and 2.0."""
     unchanged_share: float = 0.1
