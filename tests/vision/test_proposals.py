@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.proposals import INDEX_AT, changed_card, changed_pixels, index_quads, unchanged_at
+from vision.proposals import INDEX_AT, changed_card, changed_pixels, index_quads, misfit, unchanged_at
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.zones import CARD_SIZE_MM
 
@@ -49,6 +49,15 @@ def test_a_card_laid_over_another_is_found_and_not_the_one_beneath():
     found = changed_card(before, now, threshold=40, tolerance=0.12)
     assert found is not None
     assert _worst_corner_error(found, truth) < 2.0
+
+
+def test_an_outline_is_off_a_cards_shape_by_its_worst_side() -> None:
+    def box(w: float, h: float) -> np.ndarray:
+        return cv2.boxPoints(((0, 0), (w, h), 30)).astype(np.float64)
+
+    assert max(misfit(box(63, 88)), misfit(box(57, 88)), misfit(box(88, 60))) < 1e-3  # poker, bridge, between
+    assert abs(misfit(box(56.8, 96.9)) - 8.9) < 0.01  # a 3C laid white on white, outlined from what changed
+    assert abs(misfit(box(68.5, 90.0)) - 5.5) < 0.01
 
 
 def test_a_card_taken_away_is_no_new_card():

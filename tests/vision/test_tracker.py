@@ -1841,3 +1841,23 @@ def test_a_card_pushed_almost_a_centimetre_is_found_where_it_went() -> None:
     turn = np.degrees(np.arctan2(-found[0, 1], found[0, 0]))
     shift_mm = np.hypot(*found[:, 2]) / 2  # (the views are 2 px per mm)
     assert -5.0 < turn < -3.0 and 8.0 < shift_mm < 9.5
+
+
+def test_a_card_outlined_off_its_shape_is_compared_clear_of_what_lay_beside_it_when_pushed() -> None:
+    # Makao for six with two decks, seed 2, squared up (`cardtable demo --game makao --players 6 --seed 2
+    # --recogniser onnx --nudge 0.3`): a 3C laid white on white over an AC was outlined 56.8 x 96.9 mm, turned 6
+    # degrees off the card, so the view of its face before the hand held the cards beneath beside it. Pushed 5.3 mm,
+    # its face found again (`CardTracker._nudged`'s two views, saved) differed from it where those cards' edges lay
+    # still, by 58 grey levels: more than a like face laid on it, and the push was announced as a card played.
+    from vision.proposals import misfit
+    from vision.tracker import _most_differing
+
+    data = Path(__file__).parent / "data"
+    then = cv2.imread(str(data / "pushed-3c-then.png"), cv2.IMREAD_GRAYSCALE)
+    now = cv2.imread(str(data / "pushed-3c-now.png"), cv2.IMREAD_GRAYSCALE)
+    assert then is not None and now is not None
+    outline = np.array([[0.0, 0.0], [96.9, 0.0], [96.9, 56.8], [0.0, 56.8]])  # the views are 2 px per mm
+    assert then.shape == (114, 194)
+    limit = TrackerSettings().nudge_differs
+    assert _most_differing(then, now) > 2 * limit  # 3 mm clear of the outline's edge, as for a card outlined right
+    assert _most_differing(then, now, margin=6 + round(2 * misfit(outline))) < limit / 3

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import Card, deck
     from vision.events import VisionEvent
-    from vision.render import Collect, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
+    from vision.render import Collect, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
     from vision.render.script import Action
     from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
@@ -160,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
             for k in range(40):
                 play(cards[k], "pile", int(rng.integers(0, 4)))
             actions.append(Collect(("pile",), 0))
+    # the pushes a pile's top card got (a trick card read again where it was pushed is the same card, no new one)
+    pushes = sum(isinstance(a, Nudge) for a in actions) if args.game == "makao" else 0
     reader = onnx.read if onnx is not None and not args.no_outlines else None
     tracker_settings = TrackerSettings(rest_frames=0) if args.read_every_frame else TrackerSettings()
     tracker = CardTracker(layout, renderer.true_calibration(), tracker_settings, reader=reader, decks=args.decks)
@@ -205,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
         "decks": args.decks,
         "retake": args.retake,
         "nudge": args.nudge,
+        "pushes": pushes,
+        "pushes_followed": tracker.pushes_followed,
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
