@@ -398,10 +398,10 @@ class _ZoneState:
     before: np.ndarray | None = None
     """The frame that last showed this zone settled (still for ``confirm_frames``) before a hand came: what
     changed since is what the hand did."""
-    stayed: tuple[np.ndarray, _Track | None] | None = None
-    """When the still run that made ``before`` was short and found nothing (a hand's stay, :meth:`CardTracker._stay`):
-    the ``before`` and ``lifted`` it replaced, the zone as it lay before that hand came, for the push to be looked
-    for from (:meth:`CardTracker._nudged`)."""
+    stayed: np.ndarray | None = None
+    """When the still run that made ``before`` was short and found nothing (a hand's stay, :meth:`CardTracker._stay`)
+    and no card had been taken off: the ``before`` it replaced, the zone as it lay before that hand came, for the push
+    to be looked for from (:meth:`CardTracker._nudged`)."""
     reported_views: list[np.ndarray] = field(default_factory=list)
     """The frames that last showed this zone settled after a card was reported here, before the next hand (the
     latest :data:`REPORTED_VIEWS`, oldest first): what lay in view in one of them lay there before any card put
@@ -780,8 +780,8 @@ class CardTracker:
         if state.lifted is None and self._pushed(state, image, state.before):
             self.pushes_followed += 1
             return True
-        if state.stayed is not None and state.stayed[1] is None and self._pushed(state, image, state.stayed[0]):
-            state.before, state.lifted = state.stayed[0], None  # the hand's stay was the push: the card was not lifted
+        if state.stayed is not None and self._pushed(state, image, state.stayed):
+            state.before, state.lifted = state.stayed, None  # the hand's stay was the push: the card was not lifted
             state.stayed = None
             self.pushes_followed += 1
             return True
@@ -918,8 +918,8 @@ class CardTracker:
                 if state.still_run >= self.settings.confirm_frames and state.last_still is not None:
                     if not self._stay(state):
                         state.stayed = None
-                    elif state.stayed is None and state.before is not None:
-                        state.stayed = (state.before, state.lifted)
+                    elif state.stayed is None and state.lifted is None:
+                        state.stayed = state.before
                     if state.zone.kind == "pile" and self._top_taken(state):
                         state.lifted = state.tracks[-1]
                     state.before = state.last_still  # the zone as it lay before this hand
