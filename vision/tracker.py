@@ -625,7 +625,8 @@ class CardTracker:
 
     # ----- observations ----------------------------------------------------------------------
     def set_empty_mat(self, image: np.ndarray | None) -> None:
-        """Remember how the mat looks with no card on it (taken at calibration, or the first frame of the demo).
+        """Remember how the mat looks with no card on it (``cardtable bench tracker`` gives its first frame; the table
+        and the demo give none yet, and without one the felt's colour stands in, :meth:`_card_shaped`).
 
         A detection where the view has not changed from the empty mat is the printing (a zone label, a
         marker) read as a card index, and is ignored. A new calibration forgets the picture (the view moved).
