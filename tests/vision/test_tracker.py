@@ -1843,21 +1843,36 @@ def test_a_card_pushed_almost_a_centimetre_is_found_where_it_went() -> None:
     assert -5.0 < turn < -3.0 and 8.0 < shift_mm < 9.5
 
 
-def test_a_card_outlined_off_its_shape_is_compared_clear_of_what_lay_beside_it_when_pushed() -> None:
+def test_a_card_outlined_off_its_shape_and_pushed_is_found_pushed() -> None:
     # Makao for six with two decks, seed 2, squared up (`cardtable demo --game makao --players 6 --seed 2
     # --recogniser onnx --nudge 0.3`): a 3C laid white on white over an AC was outlined 56.8 x 96.9 mm, turned 6
     # degrees off the card, so the view of its face before the hand held the cards beneath beside it. Pushed 5.3 mm,
-    # its face found again (`CardTracker._nudged`'s two views, saved) differed from it where those cards' edges lay
-    # still, by 58 grey levels: more than a like face laid on it, and the push was announced as a card played.
+    # its face found again differed from it where those cards' edges lay still (58 grey levels), and the change
+    # outlined lay 21 mm from where it was found: the push was announced as a card played. The pile's frames before
+    # the hand and after it (cropped, with the camera's homography for the crop) are saved.
     from vision.proposals import misfit
-    from vision.tracker import _most_differing
+    from vision.tracker import _Track
 
     data = Path(__file__).parent / "data"
-    then = cv2.imread(str(data / "pushed-3c-then.png"), cv2.IMREAD_GRAYSCALE)
-    now = cv2.imread(str(data / "pushed-3c-now.png"), cv2.IMREAD_GRAYSCALE)
-    assert then is not None and now is not None
-    outline = np.array([[0.0, 0.0], [96.9, 0.0], [96.9, 56.8], [0.0, 56.8]])  # the views are 2 px per mm
-    assert then.shape == (114, 194)
-    limit = TrackerSettings().nudge_differs
-    assert _most_differing(then, now) > 2 * limit  # 3 mm clear of the outline's edge, as for a card outlined right
-    assert _most_differing(then, now, margin=6 + round(2 * misfit(outline))) < limit / 3
+    before = cv2.imread(str(data / "pushed-3c-before.jpg"))
+    after = cv2.imread(str(data / "pushed-3c-after.jpg"))
+    assert before is not None and after is not None
+    homography = np.array(
+        [
+            [0.7087903444, 0.05802658534, 176.1014483],
+            [-0.015576412, 0.7098425978, 130.0441212],
+            [-3.054473642e-06, 0.0001430189816, 1.028927184],
+        ]
+    )
+    camera = Calibration(homography, (before.shape[1], before.shape[0]), 0.0)
+    tracker = CardTracker(layout_for("makao"), camera, decks=2)
+    outline = np.array([[253.36, 263.824], [204.087, 180.44], [253.006, 151.533], [302.278, 234.917]])  # table mm
+    assert misfit(outline) > 8
+    pile = tracker.zones["pile"]
+    pile.tracks = [_Track(1, C("3C"), "pile", [], 0.9, outline=outline)]
+    pile.before = before
+    pile.outline = np.array([[235.538, 265.367], [208.167, 175.436], [270.363, 156.507], [297.733, 246.438]])
+    assert tracker._nudged(pile, after)
+    assert tracker.pushes_followed == 1
+    moved = pile.tracks[0].outline
+    assert moved is not None and 4.0 < float(np.linalg.norm(moved - outline, axis=1).max()) < 8.0
