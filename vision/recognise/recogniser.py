@@ -12,9 +12,10 @@ from engine.cards import Card
 from vision.detections import Detection, Region
 from vision.recognise.classifier import CornerClassifier
 from vision.recognise.detector import CornerDetector, TileMode
+from vision.recognise.glyphs import settle_by_glyph
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.recognise.orientation import IndexOrientation
-from vision.recognise.pips import SuitPips
+from vision.recognise.pips import SuitPips, outline_holding
 
 DEFAULT_CONF = 0.05
 """Detector score a corner needs (tuned on synthetic held-out scenes only; docs/vision.md)."""
@@ -148,6 +149,11 @@ class OnnxRecogniser:
         probs = self.classifier.in_context(bgr, boxes, probs)
         if self.pips is not None:
             probs = self.pips.in_context(self.classifier, bgr, boxes, probs, outlines)
+        if len(outlines):
+            # an index on a card known to lie there stands with its top to the card's nearer end: a six or nine
+            holding = [outline_holding(box, outlines) for box in boxes]
+            if any(outline is not None for outline in holding):
+                probs = settle_by_glyph(probs, self.cards, bgr, boxes, holding)
         if self.manifest.classifier.reject_class is not None:
             probs = probs[:, :-1]
         order = np.argsort(-probs, axis=1)[:, : self.top_k]
