@@ -116,7 +116,7 @@ def test_the_shipped_models_read_a_nine_the_classifier_takes_for_a_six_by_its_ca
     image, card, box, truth = _saved("tango-9c.png")
     (with_card,) = recogniser.read(image, [tuple(box)], outlines=[card])
     assert with_card.card == truth
-    assert with_card.confidence >= 0.9
+    assert with_card.confidence > 0.5
     (alone,) = recogniser.read(image, [tuple(box)])
     assert alone.card != truth  # without its card the index is the glyph only
 
@@ -136,9 +136,11 @@ def test_a_reading_the_glyph_wholly_contradicts_is_left_as_it_was() -> None:
     assert IN_DOUBT > 0
 
 
-def test_a_loop_rules_out_every_rank_drawn_without_one() -> None:
+def test_a_loop_rules_out_the_ranks_drawn_without_one_and_its_depth_a_six_or_a_nine() -> None:
     for depth in (0.3, 0.4, 0.5, 0.7):
-        assert {Rank.TWO, Rank.THREE, Rank.FIVE, Rank.SEVEN, Rank.JACK, Rank.KING} <= ruled_out(depth)
-    assert Rank.NINE in ruled_out(0.7) and Rank.SIX not in ruled_out(0.7)
-    assert Rank.SIX in ruled_out(0.3) and Rank.NINE not in ruled_out(0.3)
-    assert Rank.TEN not in ruled_out(0.5)  # a "10" cut to its "0"
+        assert {Rank.SEVEN, Rank.JACK, Rank.KING} <= ruled_out(depth)
+        # a real photo's blur closes loops in twos, threes and fives; an eight's lower loop may close up
+        assert not {Rank.TWO, Rank.THREE, Rank.FIVE, Rank.EIGHT, Rank.FOUR} & ruled_out(depth)
+    assert {Rank.NINE, Rank.QUEEN, Rank.ACE} <= ruled_out(0.7) and Rank.SIX not in ruled_out(0.7)
+    assert Rank.SIX in ruled_out(0.3) and not {Rank.NINE, Rank.QUEEN} & ruled_out(0.3)
+    assert not {Rank.TEN, Rank.QUEEN, Rank.ACE, Rank.SIX, Rank.NINE} & ruled_out(0.5)  # a "0", a queen, an ace
