@@ -9,10 +9,12 @@ synthetic table six and nine made about a third of that deck's cards asked about
 Where the card the index is printed on is known (the tracker's outline of the card just put down), so is
 which way up the index stands: its top faces the card's nearer short edge. Then the glyph says it: a six's
 closed loop (the hole in its ink) lies in its lower half, a nine's in its upper. The loop is looked for
-in the ink of the index box and a little round it, on that card only; where no loop is found clearly on
-one side (a box that cuts the glyph, a blurred hole) nothing changes.
+in the ink of the index box and a little round it, on that card only; where no loop is found whole (a box
+that cuts the glyph, a blurred hole) nothing changes. A loop also rules out the ranks drawn without one,
+and its depth the ranks whose loops never lie there (:func:`ruled_out`).
 
-Plain OpenCV on one small crop per such index; a frame pays only where a six and a nine are both in doubt.
+Plain OpenCV on one small crop per index on such a card whose reading is in doubt; photos, which have no
+outlines, never pay for it.
 """
 
 from __future__ import annotations
@@ -95,6 +97,12 @@ def loop_depth(bgr: np.ndarray, box: np.ndarray, up: np.ndarray, card: np.ndarra
         bx, by, bw, bh = cv2.boundingRect(outer)
         if bx == 0 or by == 0 or bx + bw >= ink.shape[1] or by + bh >= ink.shape[0]:
             continue  # the glyph runs off the crop: its loop may be cut
+        inside = max(0.0, min(bx + bw, x2 - cx1) - max(bx, x1 - cx1)) * max(
+            0.0, min(by + bh, y2 - cy1) - max(by, y1 - cy1)
+        )
+        share = inside / float(bw * bh)
+        if share < IN_BOX:
+            continue  # ink beside the index (a court picture's frame, the pips), not its glyph
         loops = []
         child = hierarchy[0][i][2]
         while child != -1:
@@ -114,12 +122,6 @@ def loop_depth(bgr: np.ndarray, box: np.ndarray, up: np.ndarray, card: np.ndarra
         if top - foot < 3:
             continue
         depth = (top - float(hole @ up)) / (top - foot)
-        inside = max(0.0, min(bx + bw, x2 - cx1) - max(bx, x1 - cx1)) * max(
-            0.0, min(by + bh, y2 - cy1) - max(by, y1 - cy1)
-        )
-        share = inside / float(bw * bh)
-        if share < IN_BOX:
-            continue  # ink beside the index (a court picture's frame, the pips), not its glyph
         if best is None or share > best[0]:
             best = (share, depth)
     return None if best is None else best[1]

@@ -114,7 +114,8 @@ class OnnxRecogniser:
         it finds does not depend on which zones are wanted (the tracker's zones at rest are not).
         ``outlines`` (image pixels, n x 2 each): cards known to lie there on top of whatever is beneath
         (the tracker's cards just put down); an index inside one reads a doubtful suit from that card's
-        pips only (:func:`~vision.recognise.pips.pip_blobs`).
+        pips only (:func:`~vision.recognise.pips.pip_blobs`), and a doubtful rank from its glyph stood the
+        way the card says is up (:mod:`vision.recognise.glyphs`: a six or a nine).
         """
         bgr = _as_bgr(image)
         boxes, _scores = self.detector.boxes(bgr, regions)
