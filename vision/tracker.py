@@ -674,6 +674,15 @@ class CardTracker:
             for obs in by_zone[zone]:
                 if not obs.card.same_face(det.card) or len(obs.points) >= 2:
                     continue
+                if self._across_new_card(self.zones[zone], obs.points, [mm]):
+                    # One on the card put down and one well off it are two cards' readings, never one corner
+                    # boxed twice nor a card's two corners (as :meth:`_merge_pending` keeps them apart). Taken for
+                    # one corner, it lay where the surer box was: tango_nuevo (Makao for four, seed 41) laid an AH
+                    # on the AD, whose bare "A" peeking out 23 mm from the AH's own index read AH 0.94 to the
+                    # index's 0.93; the AH's one reading lay off its card, was set aside as a covered corner frame
+                    # after frame, and the AH was met with silence. Taken for two corners, a covered 7C's corner
+                    # read 7C 0.07 went with the 7C put down, read 0.62 at its index, and it was asked about.
+                    continue
                 gap = min(float(np.linalg.norm(mm - p)) for p in obs.points)
                 if gap <= s.pair_distance_mm:
                     # the card's other corner; or, as close as a corner's own size, the same corner boxed twice

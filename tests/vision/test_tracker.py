@@ -1010,6 +1010,13 @@ def test_the_new_cards_other_corner_paired_with_a_covered_cards_corner_read_alik
         # down, so it was taken for a covered card's corner and dropped, frame after frame; its player was met with
         # silence. The corner lies where it is read surest.
         pytest.param("2C", "2S", 22, [("2S", -46.5, -31, 0.71), ("2S", -24.5, -31, 0.89)], id="beneath_read_as_new"),
+        # tango_nuevo, Makao for four, seed 41: an AH put down on the AD, 23 mm to the right of it. The AD's bare "A"
+        # peeking out 11 mm outside the AH reads AH 0.94, surer than the AH's own "A" (0.93), so one corner read
+        # twice lay at the peeking "A", off the card put down: set aside as a covered corner in every frame, the AH
+        # was met with silence. A reading on the card put down and one well off it are two cards' readings.
+        pytest.param(
+            "AD", "AH", 23, [("AH", -24.5, -31, 0.93), ("AH", -42.5, -31, 0.94)], id="beneath_read_surer_as_new"
+        ),
     ],
 )
 def test_the_new_card_read_beside_a_like_reading_at_the_card_beneaths_index_is_reported_unasked(
