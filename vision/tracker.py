@@ -1247,7 +1247,8 @@ class CardTracker:
     def _across_new_card(self, state: _ZoneState, a: list[np.ndarray], b: list[np.ndarray]) -> bool:
         """Whether, on a pile, the places ``a`` lie inside the card put down since the hand (its outline, by
         ``covered_inside_mm``) and the places ``b`` well off it (below), or the other way round: readings
-        of two cards, which never vote at one place. Why: tango_nuevo (Makao for four, seed 4) laid a 9C beside the
+        of two cards, which never vote at one place, nor are one frame's boxes of them gathered as one corner or one
+        card's two corners (:meth:`_observations`). Why: tango_nuevo (Makao for four, seed 4) laid a 9C beside the
         9S's peeking "9", which then read 9C 0.82 (off the 9C, dropped each time as a covered corner), while the
         9C's own "9", 21 mm away, read 6C 0.27; voting at one place, they went together, and the 9C was neither
         reported nor asked about until its player laid it again. Apart, the readings on it are asked about.
