@@ -151,15 +151,30 @@ def unchanged_at(
     moved = changed if hand is None else hand
     if not len(points) or int(moved.sum()) < np.pi * radius * radius:
         return False
+    return all(0.0 <= share_at < share for share_at in _core_shares(changed, points, radius))
+
+
+def changed_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_per_mm: float = 1.0) -> bool:
+    """Whether, in the ``changed`` map of :func:`changed_pixels`, at least ``share`` of the pixels within
+    :data:`INDEX_CORE_MM` of each of ``points`` (``(n, 2)`` pixels of those views) changed: something new lies at
+    each, where :func:`unchanged_at` asks the opposite (and says nothing of a view that hardly changed)."""
+    return len(points) > 0 and all(s >= share for s in _core_shares(changed, points, INDEX_CORE_MM * px_per_mm))
+
+
+def _core_shares(changed: np.ndarray, points: np.ndarray, radius: float) -> list[float]:
+    """The share of ``changed`` pixels within ``radius`` of each of ``points`` (-1 where none lie in the view)."""
     height, width = changed.shape
+    shares = []
     for x, y in np.asarray(points, np.float64):
         left, top = max(0, int(x - radius)), max(0, int(y - radius))
         right, bottom = min(width, int(x + radius) + 2), min(height, int(y + radius) + 2)
+        if right <= left or bottom <= top:
+            shares.append(-1.0)
+            continue
         ys, xs = np.mgrid[top:bottom, left:right]
         disc = (xs - x) ** 2 + (ys - y) ** 2 <= radius * radius
-        if not disc.any() or float(changed[top:bottom, left:right][disc].mean()) >= share:
-            return False
-    return True
+        shares.append(float(changed[top:bottom, left:right][disc].mean()) if disc.any() else -1.0)
+    return shares
 
 
 def _change(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -61,7 +61,15 @@ from engine.cards import Card
 from vision.calibration import Calibration
 from vision.detections import BoxReader, Detection, Region, box_overlap, box_overlaps
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
-from vision.proposals import INDEX_CORE_MM, changed_card, changed_pixels, index_quads, misfit, unchanged_at
+from vision.proposals import (
+    INDEX_CORE_MM,
+    changed_at,
+    changed_card,
+    changed_pixels,
+    index_quads,
+    misfit,
+    unchanged_at,
+)
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -433,6 +441,12 @@ class _ZoneState:
     13 mm off that outline, the card was asked about with four guesses, none of them it, and its player laid it
     again). Not a reason to ask: a covered card's corner read otherwise lies off the outline every time a card is
     put down."""
+    top_before: tuple[_Track, list[np.ndarray]] | None = None
+    """On a pile, the top card as the view ``before`` read it: that card and where it was read in that still run
+    (:meth:`CardTracker._top_covered`)."""
+    covered_guesses: dict[Card, list[np.ndarray]] = field(default_factory=dict)
+    """The guesses of an ask made because the top card lost a corner (:meth:`CardTracker._top_covered`), each with
+    where it was read: where the card lies when its player picks it (:meth:`CardTracker.named`)."""
     asked: bool = False
     """An UnreadableCard was reported about the card on top here and no card was put down since (no new
     outline): the next card confirmed here is that card read at last (``CardPlaced.answers_ask``)."""
@@ -933,6 +947,8 @@ class CardTracker:
                     if state.zone.kind == "pile" and self._top_taken(state):
                         state.lifted = state.tracks[-1]
                     state.before = state.last_still  # the zone as it lay before this hand
+                    top = state.tracks[-1] if state.zone.kind == "pile" and state.tracks else None
+                    state.top_before = None if top is None else (top, [p.copy() for p in top.still_points])
                     state.expected.clear()  # what lay here at the start has been read: the rest is play
                     if state.placed_still and not state.withdrawn:
                         state.reported_views = [*state.reported_views[1 - REPORTED_VIEWS :], state.last_still]
@@ -1791,6 +1807,13 @@ class CardTracker:
                 for c, p in pending.candidates.items():
                     if c not in pending.beneath:
                         guesses[c] = guesses.get(c, 0.0) + p / pending.frames
+        covered = None if weak or not pile else self._top_covered(state, frame.image)
+        state.covered_guesses = {}
+        if covered is not None:
+            weak = True
+            state.covered_guesses = {c: points for c, (_, points) in covered.items()}
+            for c, (conf, _) in covered.items():
+                guesses[c] = max(guesses.get(c, 0.0), conf)
         if not weak:
             if state.tracks or state.pending:
                 return []  # what is there is a reported card (perhaps unseen for a frame or two)
@@ -1808,6 +1831,55 @@ class CardTracker:
         state.unread = True
         state.asked = True
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
+
+    def _top_covered(self, state: _ZoneState, image: np.ndarray) -> dict[Card, tuple[float, list[np.ndarray]]] | None:
+        """Whether a card was put down on the pile and read only as cards the tracker has: the top card, read in the
+        view before the hand, is read surely again within a few millimetres of where it lay on its outline, where the
+        view did not change (so the pile was not moved nor its top taken off), and a sure reading of another card lies
+        wholly where the view changed since. What lay beneath the top card cannot have changed, so something was put
+        down there; nothing reported in this still run and nothing read weakly enough to ask about, so it was read as
+        a card the tracker has (matched to that card's track, it votes for nothing). The sure readings where the view
+        changed, as guesses with where each was read; else None. Where the view changed at the top card too (a
+        shadow, the light), it says nothing of what is new: None.
+
+        Why: with two decks a card put down a few millimetres off its other copy is read where that copy lay, and
+        changes the view too little at its sides (white on white) to be outlined, so it is neither told from that
+        copy (:meth:`_second_copy` needs the outline) nor asked about (the demo deck, Makao for five, seed 6: a 2C
+        laid over the 2C beneath the 2H was met with silence for twenty frames, its "2" read 2C 0.98 at 3 and 7 mm
+        from the other's). What is read where the view did not change lay there before the hand and is no guess
+        (:meth:`_unchanged`)."""
+        if state.top_before is None or state.lifted is not None or state.before is None:
+            return None
+        top, places = state.top_before
+        if not state.tracks or top is not state.tracks[-1] or top.taken_back:
+            return None
+        s = self.settings
+        # read surely as itself where it was read on its own outline, when it had one: a covered card's corner near
+        # it can be taken for it (the demo deck with --retake, seed 2: a 10C picked up, "seen" 29 mm off its outline)
+        on_it = [p for p in places if top.outline is None or _depths(top.outline, [p])[0] >= 0.0]
+        there = [
+            p
+            for obs in state.prev_obs
+            if obs.card.same_face(top.card) and obs.confidence >= s.pile_min_confidence
+            for p in obs.points
+        ]
+        kept = [p for p in on_it if _close([p], there, _SAME_PLACE_MM)]
+        if state.before.shape != image.shape or not kept:
+            return None
+        now, origin = self._top_down(state, image)
+        before, _ = self._top_down(state, state.before)
+        hand = changed_pixels(before, now, threshold=s.change_threshold)
+        if all(changed_at(hand, np.array([p - origin]), share=s.unchanged_share) for p in kept):
+            return None  # the view changed where it lies too (a shadow, the light): it says nothing of what is new
+        guesses: dict[Card, tuple[float, list[np.ndarray]]] = {}
+        for obs in state.prev_obs:
+            if obs.card.same_face(top.card) or obs.confidence < s.pile_min_confidence:
+                continue
+            if not changed_at(hand, np.array(obs.points) - origin, share=s.unchanged_share):
+                continue  # (what lay there before the hand: a covered card's corner)
+            if obs.confidence > guesses.get(obs.card, (0.0, []))[0]:
+                guesses[obs.card] = (obs.confidence, [p.copy() for p in obs.points])
+        return guesses or None
 
     def _laid_again_weakly(self, state: _ZoneState, track: _Track) -> bool:
         """``track``, the card taken off the pile (``_ZoneState.lifted``), read first of all where a card is about
@@ -1931,9 +2003,13 @@ class CardTracker:
         if state.zone.kind != "pile" or not state.asked:
             return
         aside = next((p for c, p in state.set_aside.items() if c.same_face(card)), None)
+        under = next((points for c, points in state.covered_guesses.items() if c.same_face(card)), None)
+        state.covered_guesses = {}
         if aside is not None:
             pending = aside  # a guess read surely off the outline: it lies where it was read
             state.set_aside = {c: p for c, p in state.set_aside.items() if p is not aside}
+        elif under is not None:  # asked because the top card lost a corner: it lies where it was read
+            pending = _Pending([p.copy() for p in under])
         elif state.pending:
             pending = max(state.pending, key=lambda p: (p.weight_of(card) / max(1, p.frames), p.frames))
             state.pending.remove(pending)

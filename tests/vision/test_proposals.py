@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.proposals import INDEX_AT, changed_card, changed_pixels, index_quads, misfit, unchanged_at
+from vision.proposals import INDEX_AT, changed_at, changed_card, changed_pixels, index_quads, misfit, unchanged_at
 from vision.recognise.manifest import DEFAULT_MODEL_DIR, Manifest
 from vision.zones import CARD_SIZE_MM
 
@@ -164,3 +164,10 @@ def test_only_what_the_hand_left_alone_is_unchanged():
     # changed since then, and what the hand changed is said by its own map
     assert unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1, hand=changed)
     assert not unchanged_at(still, np.array([[60.0, 60.0]]), share=0.1, hand=still)  # a hand that changed nothing
+    # what changed is asked the other way round: where something new lies, and nowhere in a view that did not change
+    assert changed_at(changed, np.array([[150.0, 170.0]]), share=0.1)
+    assert not changed_at(changed, np.array([[60.0, 60.0]]), share=0.1)
+    assert not changed_at(changed, np.array([[60.0, 60.0], [150.0, 170.0]]), share=0.1)  # every place must be
+    assert not changed_at(still, np.array([[150.0, 170.0]]), share=0.1)
+    assert not changed_at(changed, np.array([[500.0, 500.0]]), share=0.1)  # off the view: nothing is known there
+    assert not unchanged_at(changed, np.array([[500.0, 500.0]]), share=0.1)

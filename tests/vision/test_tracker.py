@@ -1460,6 +1460,76 @@ def test_with_two_decks_a_cards_twin_laid_almost_onto_it_is_a_card_played(nudge_
     assert not [e for e in t.events if isinstance(e, UnreadableCard)]
 
 
+def _white_card_at(t: Table, dx: float, dy: float) -> None:
+    """A white card put down ``dx, dy`` mm from the middle of the pile, its two indices inked."""
+    cx, cy = t.layout.zone("pile").center
+    corners = cv2.boxPoints(((cx + dx, cy + dy), (63.0, 88.0), 0.0))
+    t.background = t.background.copy()
+    cv2.fillPoly(t.background, [np.round(corners * PPM).astype(np.int32)], (235, 235, 235))
+    _ink(t, cx + dx - 24.5, cy + dy - 31)
+    _ink(t, cx + dx + 24.5, cy + dy + 31)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_a_card_put_down_read_only_as_a_card_beneath_the_top_one_is_asked_about(decks: int) -> None:
+    # The demo deck, Makao for five (two decks), seed 6: a 2C laid 4-7 mm off the other deck's 2C, which lay
+    # beneath the 2H on top, its indices peeking out. White on white, it changed the view too little to be outlined,
+    # so nothing told it from the 2C beneath: read 2C 0.98 where that card was read, it was taken for it seen again,
+    # and its player heard nothing for twenty frames. The 2H still lies where it lay, so what lies beneath it cannot
+    # have changed: the card read where the view changed was put down, and is asked about (with one deck it is the
+    # new card read as the one beneath: asked about too). The ask answered, the card lies there, reported.
+    t = Table("makao", TrackerSettings(card_fit=0.01))  # (as in that game, no outline is found)
+    t.tracker.decks = decks
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card_at(t, 0, 0)
+    t.still(t.corners("2C", "pile"), frames=5)
+    t.hand_over("pile")
+    _white_card_at(t, -40, 30)  # the 2H, the 2C's indices peeking out beside it
+    beneath = t.corners("2C", "pile")
+    t.still([*beneath, *t.corners("2H", "pile", shift=(-40, 30))], frames=5)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2H")]
+    t.hand_over("pile")
+    _white_card_at(t, 4, 3)  # a 2C laid a few mm off the 2C beneath the 2H
+    t.still([*t.corners("2C", "pile", shift=(4, 3)), *t.corners("2H", "pile", shift=(-40, 30))[:1]], frames=12)
+    asked = [e for e in t.events if isinstance(e, UnreadableCard)]
+    assert len(asked) == 1 and asked[0].zone == "pile" and asked[0].best_guesses[0][0] == C("2C")
+    t.tracker.named("pile", C("2C"))
+    t.hand_over("pile")
+    _white_card_at(t, 40, -30)
+    t.still([*t.corners("2C", "pile", shift=(4, 3)), *t.corners("9C", "pile", shift=(40, -30))], frames=12)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2H"), C("9C")]
+    assert len([e for e in t.events if isinstance(e, UnreadableCard)]) == 1
+
+
+def test_a_hand_over_the_pile_that_puts_nothing_down_asks_nothing():
+    # The same pile, a hand passing over it: the top card lies where it lay and nothing changed, so the card read
+    # beneath it is that card, as ever. Nor does a shadow over the pile make it a card put down.
+    t = Table("makao", TrackerSettings(card_fit=0.01))
+    t.tracker.decks = 2
+    t.still(frames=4)
+    t.hand_over("pile")
+    _white_card_at(t, 0, 0)
+    t.still(t.corners("2C", "pile"), frames=5)
+    t.hand_over("pile")
+    _white_card_at(t, -40, 30)
+    lying = [*t.corners("2C", "pile"), *t.corners("2H", "pile", shift=(-40, 30))]
+    t.still(lying, frames=5)
+    t.hand_over("pile")
+    t.still(lying[:3], frames=12)  # the 2H's upper corner not read this time
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2H")]
+    assert not [e for e in t.events if isinstance(e, UnreadableCard)]
+    # a shadow left over the pile when the hand has gone changes the view at the 2C's indices, and at the 2H's too
+    cx, cy = t.layout.zone("pile").center
+    t.hand_over("pile")
+    x1, y1, x2, y2 = (round(v * PPM) for v in (cx - 80, cy - 50, cx + 40, cy + 80))
+    t.background = t.background.copy()
+    t.background[y1:y2, x1:x2] = (t.background[y1:y2, x1:x2] * 0.6).astype(np.uint8)
+    t.still(lying, frames=12)
+    assert [e.card for e in t.events if isinstance(e, CardPlaced)] == [C("2C"), C("2H")]
+    assert not [e for e in t.events if isinstance(e, UnreadableCard)]
+
+
 def _pip(t: Table, x: float, y: float) -> None:
     """A pip (3 mm across, dark) at ``x, y`` (table mm) on the mat as it lies now."""
     t.background = t.background.copy()
