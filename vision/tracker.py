@@ -443,10 +443,11 @@ class _ZoneState:
     put down."""
     top_before: tuple[_Track, list[np.ndarray]] | None = None
     """On a pile, the top card as the view ``before`` read it: that card and where it was read in that still run
-    (:meth:`CardTracker._top_covered`)."""
-    covered_guesses: dict[Card, list[np.ndarray]] = field(default_factory=dict)
-    """The guesses of an ask made because the top card lost a corner (:meth:`CardTracker._top_covered`), each with
-    where it was read: where the card lies when its player picks it (:meth:`CardTracker.named`)."""
+    (:meth:`CardTracker._put_down_as_known`)."""
+    known_guesses: dict[Card, list[np.ndarray]] = field(default_factory=dict)
+    """The guesses of an ask made because a card was put down and read only as cards the tracker has
+    (:meth:`CardTracker._put_down_as_known`), each with where it was read: where the card lies when its player picks it
+    (:meth:`CardTracker.named`)."""
     asked: bool = False
     """An UnreadableCard was reported about the card on top here and no card was put down since (no new
     outline): the next card confirmed here is that card read at last (``CardPlaced.answers_ask``)."""
@@ -1807,12 +1808,12 @@ class CardTracker:
                 for c, p in pending.candidates.items():
                     if c not in pending.beneath:
                         guesses[c] = guesses.get(c, 0.0) + p / pending.frames
-        covered = None if weak or not pile else self._top_covered(state, frame.image)
-        state.covered_guesses = {}
-        if covered is not None:
+        as_known = None if weak or not pile else self._put_down_as_known(state, frame.image)
+        state.known_guesses = {}
+        if as_known is not None:
             weak = True
-            state.covered_guesses = {c: points for c, (_, points) in covered.items()}
-            for c, (conf, _) in covered.items():
+            state.known_guesses = {c: points for c, (_, points) in as_known.items()}
+            for c, (conf, _) in as_known.items():
                 guesses[c] = max(guesses.get(c, 0.0), conf)
         if not weak:
             if state.tracks or state.pending:
@@ -1832,7 +1833,9 @@ class CardTracker:
         state.asked = True
         return [UnreadableCard(state.zone.name, frame.index, frame.t, best)]
 
-    def _top_covered(self, state: _ZoneState, image: np.ndarray) -> dict[Card, tuple[float, list[np.ndarray]]] | None:
+    def _put_down_as_known(
+        self, state: _ZoneState, image: np.ndarray
+    ) -> dict[Card, tuple[float, list[np.ndarray]]] | None:
         """Whether a card was put down on the pile and read only as cards the tracker has: the top card, read in the
         view before the hand, is read surely again within a few millimetres of where it lay on its outline, where the
         view did not change (so the pile was not moved nor its top taken off), and a sure reading of another card lies
@@ -2003,12 +2006,12 @@ class CardTracker:
         if state.zone.kind != "pile" or not state.asked:
             return
         aside = next((p for c, p in state.set_aside.items() if c.same_face(card)), None)
-        under = next((points for c, points in state.covered_guesses.items() if c.same_face(card)), None)
-        state.covered_guesses = {}
+        under = next((points for c, points in state.known_guesses.items() if c.same_face(card)), None)
+        state.known_guesses = {}
         if aside is not None:
             pending = aside  # a guess read surely off the outline: it lies where it was read
             state.set_aside = {c: p for c, p in state.set_aside.items() if p is not aside}
-        elif under is not None:  # asked because the top card lost a corner: it lies where it was read
+        elif under is not None:  # a card put down read only as one the tracker has: it lies where it was read
             pending = _Pending([p.copy() for p in under])
         elif state.pending:
             pending = max(state.pending, key=lambda p: (p.weight_of(card) / max(1, p.frames), p.frames))
