@@ -1836,14 +1836,14 @@ class CardTracker:
     def _put_down_as_known(
         self, state: _ZoneState, image: np.ndarray
     ) -> dict[Card, tuple[float, list[np.ndarray]]] | None:
-        """Whether a card was put down on the pile and read only as cards the tracker has: the top card, read in the
-        view before the hand, is read surely again within a few millimetres of where it lay on its outline, where the
-        view did not change (so the pile was not moved nor its top taken off), and a sure reading of another card lies
-        wholly where the view changed since. What lay beneath the top card cannot have changed, so something was put
-        down there; nothing reported in this still run and nothing read weakly enough to ask about, so it was read as
-        a card the tracker has (matched to that card's track, it votes for nothing). The sure readings where the view
-        changed, as guesses with where each was read; else None. Where the view changed at the top card too (a
-        shadow, the light), it says nothing of what is new: None.
+        """The guesses to ask with, each with where it was read, when a card was put down on the pile and read only as
+        cards the tracker has; else None. So it is when the top card, read in the view before the hand, is read surely
+        again within a few millimetres of where it lay on its outline, where the view did not change (so the pile was
+        not moved nor its top taken off), and a sure reading of another card lies wholly where the view changed since.
+        What lay beneath the top card cannot have changed, so something was put down there; nothing reported in this
+        still run and nothing read weakly enough to ask about, so it was read as a card the tracker has (matched to
+        that card's track, it votes for nothing): the sure readings where the view changed are the guesses. Where the
+        view changed at the top card too (a shadow, the light), it says nothing of what is new: None.
 
         Why: with two decks a card put down a few millimetres off its other copy is read where that copy lay, and
         changes the view too little at its sides (white on white) to be outlined, so it is neither told from that
