@@ -311,6 +311,8 @@ class Demo:
         tracker = CardTracker(
             layout, calibration, reader=getattr(recogniser, "read", None), decks=getattr(referee, "decks", 1)
         )
+        if not tracker.occupied_zones(first.frame.image):  # as `cardtable calibrate` saves it for the table
+            tracker.set_empty_mat(first.frame.image)
         to_tracker.tracker = tracker
         referee.start()
 

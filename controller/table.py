@@ -230,6 +230,7 @@ class Table:
         make_tracker: Callable[[Any], Any],
         calibrator: Any,
         calibration: Any = None,
+        empty_mat: Any = None,
         after_game: Literal["wait", "stop"] | None = None,
     ) -> int:
         """Feed frames through the pipeline until the source ends, a signal stops it or (``after_game``
@@ -237,11 +238,15 @@ class Table:
 
         ``calibration`` (a saved one) starts the tracker at once; otherwise the first frames that show
         the mat's markers calibrate it. ``calibrator`` keeps it current when the camera is bumped.
+        ``empty_mat``, the frame that saved calibration was made from (``cardtable calibrate`` keeps it when
+        the mat was empty), is the tracker's picture of the empty mat; a calibration made afresh goes without.
         """
         stop_at_end = (after_game or self.cfg.table.after_game) == "stop"
         self.referee.start()
         self.announcer.show(self.referee.state())
         tracker = self._tracker(make_tracker, calibration) if calibration is not None else None
+        if tracker is not None and empty_mat is not None:
+            tracker.set_empty_mat(empty_mat)
         if calibration is not None:
             calibrator.calibration = calibration
         frames = 0

@@ -133,6 +133,37 @@ class Calibration:
         return cls.from_dict(data)
 
 
+def empty_mat_path(calibration_path: Path) -> Path:
+    """Where ``cardtable calibrate`` keeps the frame it calibrated from, the mat with nothing on it: beside the
+    calibration file (``calib.json`` -> ``calib.empty.png``), so that the two are saved, replaced and found
+    together."""
+    path = Path(calibration_path)
+    return path.with_name(f"{path.stem}.empty.png")
+
+
+def load_empty_mat(calibration: Calibration, calibration_path: Path) -> np.ndarray | None:
+    """The picture of the empty mat saved beside ``calibration_path`` (:func:`empty_mat_path`), or None when
+    there is none (a calibration made with cards on the mat, or before 7 December). Raises
+    :class:`CalibrationError` when the file is there but is no picture of this calibration's frame size.
+
+    Why: given it, the tracker ignores what looks as it did on the empty mat (the printing read as a card
+    index) and tells any card, either side up, by what differs from it
+    (:meth:`vision.tracker.CardTracker.set_empty_mat`)."""
+    path = empty_mat_path(calibration_path)
+    if not path.exists():
+        return None
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"{path} is not a picture (calibrate again to replace it)")
+    width, height = calibration.image_size
+    if image.shape[:2] != (height, width):
+        raise CalibrationError(
+            f"{path} is {image.shape[1]}x{image.shape[0]}, but the calibration was made at {width}x{height}"
+            " (calibrate again to replace both)"
+        )
+    return image
+
+
 _DETECTOR_CACHE: dict[str, cv2.aruco.ArucoDetector] = {}
 
 

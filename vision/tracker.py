@@ -640,13 +640,31 @@ class CardTracker:
 
     # ----- observations ----------------------------------------------------------------------
     def set_empty_mat(self, image: np.ndarray | None) -> None:
-        """Remember how the mat looks with no card on it (``cardtable bench tracker`` gives its first frame; the table
-        and the demo give none yet, and without one the felt's colour stands in, :meth:`_card_shaped`).
+        """Remember how the mat looks with no card on it: the frame ``cardtable calibrate`` saved beside the
+        calibration (``cardtable run``), the frame the demo calibrated from, the bench's first frame. Without one
+        the felt's colour stands in (:meth:`_card_shaped`). Check a picture with :meth:`occupied_zones` first.
 
         A detection where the view has not changed from the empty mat is the printing (a zone label, a
         marker) read as a card index, and is ignored. A new calibration forgets the picture (the view moved).
         """
         self._empty = None if image is None else self._gray(image)
+
+    def occupied_zones(self, image: np.ndarray) -> list[str]:
+        """The zones of ``image`` (a frame of this calibration) where something card-shaped lies, by the felt's
+        colour (:meth:`_card_shaped`): a frame with any is no picture of the empty mat.
+
+        Why: the tracker ignores whatever looks as it did on the empty mat. A card left lying when the picture
+        was taken (a pile's last card, a calibration redone mid-game) would never be seen there again."""
+        if image.shape[:2] != self.calibration.image_size[::-1]:
+            raise ValueError(
+                f"a {image.shape[1]}x{image.shape[0]} frame for a calibration made at"
+                f" {self.calibration.image_size[0]}x{self.calibration.image_size[1]}"
+            )
+        return [
+            name
+            for name, state in self.zones.items()
+            if state.zone.reads_cards and self._card_shaped(state, image, by_felt=True)
+        ]
 
     @staticmethod
     def _gray(image: np.ndarray) -> np.ndarray:
@@ -1901,12 +1919,13 @@ class CardTracker:
         self._lay_again(state, track, pending, card)
         return True
 
-    def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
+    def _card_shaped(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> bool:
         """A card-sized quadrilateral in the zone: what differs from the empty mat when that is known (any card,
-        either side up), else what differs from the felt's colour (the felt is most of a zone)."""
+        either side up) and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most
+        of a zone)."""
         s = self.settings
         top, _ = self._top_down(state, image)  # 1 px per mm
-        if self._empty is not None and self._empty.shape == image.shape[:2]:
+        if not by_felt and self._empty is not None and self._empty.shape == image.shape[:2]:
             now = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
             then = self._top_down(state, self._empty)[0].astype(np.float32)
             now *= max(1.0, float(np.median(then))) / max(1.0, float(np.median(now)))

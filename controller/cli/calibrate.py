@@ -2,7 +2,9 @@
 image pixels to table millimetres, and save it, with a picture of what the camera sees (markers and
 zones drawn on, and a warning for glare or bad exposure).
 
-Run it with the mat empty and the light as it will be during play.
+Run it with the mat empty and the light as it will be during play: the frame it calibrated from is saved
+beside the calibration as the empty mat (``calib.json`` -> ``calib.empty.png``), which the table compares
+its frames with (the mat's printing is never a card), unless something card-shaped lies in a zone.
 """
 
 from __future__ import annotations
@@ -63,10 +65,12 @@ def _calibrate(
         detect_markers,
         draw_overlay,
         edge_spread_mm,
+        empty_mat_path,
         felt_mask,
         focus_warning,
     )
     from vision.sources import SourceError, open_source
+    from vision.tracker import CardTracker
     from vision.zones import LayoutError, layout_for
 
     try:
@@ -108,15 +112,28 @@ def _calibrate(
         if args.picture:
             print(f"see {args.picture} for what the camera sees", file=sys.stderr)
         return 1
+    empty = empty_mat_path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         calibration.save(out)
+        empty.unlink(missing_ok=True)  # an older calibration's picture: it no longer matches the view
     except OSError as exc:
         print(f"cardtable calibrate: cannot write {out}: {exc.strerror or exc} (run it with sudo?)", file=sys.stderr)
+        return 2
+    occupied = CardTracker(layout, calibration).occupied_zones(image)
+    if not occupied and not cv2.imwrite(str(empty), image):
+        print(f"cardtable calibrate: cannot write {empty} (run it with sudo?)", file=sys.stderr)
         return 2
     size = f"{calibration.image_size[0]}x{calibration.image_size[1]}"
     sharp = "" if spread is None else f"; edges sharp to {spread:.1f} mm"
     print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm{sharp}; wrote {out}")
+    if occupied:
+        print(
+            f"warning: something card-shaped lies in {', '.join(occupied)}: the empty mat was not saved (clear the"
+            " mat and calibrate again, so that the table ignores the mat's own printing)"
+        )
+    else:
+        print(f"empty mat: {empty}")
     for warning in warnings:
         print(f"warning: {warning}")
     if args.picture:

@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from controller.cli.run import saved_empty_mat
     from controller.commands import parse_console
     from controller.config import ConfigError, load_config, parse_config
     from controller.table import Table
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable replay: {exc}", file=sys.stderr)
         return 2
     layout = layout_for(cfg.game.name, cfg.mat.paper)
-    calibration = None
+    calibration = empty_mat = None
     if args.calibration:
         try:
             calibration = Calibration.load(args.calibration)
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             source.close()
             print(f"cardtable replay: {args.calibration}: {exc}", file=sys.stderr)
             return 2
+        empty_mat = saved_empty_mat(calibration, args.calibration, "cardtable replay")
     journal = Path(cfg.journal.path)
     if journal.exists():
         journal.unlink()
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             make_tracker=lambda cal: CardTracker(layout, cal, cfg.tracker_settings(), reader=recogniser.read),
             calibrator=Calibrator(layout),
             calibration=calibration,
+            empty_mat=empty_mat,
             after_game="stop",  # a replay ends with its game, whatever the table's config says
         )
     finally:

@@ -12,6 +12,12 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.calibration import Calibration
 
 NAME = "run"
 HELP = "referee a real table from a config file (camera, buttons, display, ring, feed)"
@@ -52,7 +58,7 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
     except (ModelError, SourceError) as exc:
         print(f"cardtable run: {exc}", file=sys.stderr)
         return 2
-    calibration = None
+    calibration = empty_mat = None
     if cfg.mat.calibration is not None and cfg.mat.calibration.exists():
         try:
             calibration = Calibration.load(cfg.mat.calibration)
@@ -61,6 +67,7 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
             source.close()
             print(f"cardtable run: {cfg.mat.calibration}: {exc}", file=sys.stderr)
             return 2
+        empty_mat = saved_empty_mat(calibration, cfg.mat.calibration, "cardtable run")
     table = Table(cfg, hardware=hardware, feed=feed, console=console)
     table.install_signals()
     try:
@@ -70,6 +77,7 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
             make_tracker=lambda cal: CardTracker(layout, cal, cfg.tracker_settings(), reader=recogniser.read),
             calibrator=Calibrator(layout),
             calibration=calibration,
+            empty_mat=empty_mat,
         )
     finally:
         source.close()
@@ -82,3 +90,16 @@ def run_table(cfg: object, *, console: bool = False, hardware: bool = True, feed
         print(f"cardtable run: the camera {source.name} was lost ({source.dropouts} failed reads)", file=sys.stderr)
         return 1
     return 0
+
+
+def saved_empty_mat(calibration: Calibration, path: Path, command: str) -> np.ndarray | None:
+    """The picture of the empty mat ``cardtable calibrate`` saved beside the calibration at ``path``, or None: when
+    there is none, or (said on stderr, naming the file) when it is no picture of that calibration's frames. The
+    table then goes on without it, as before it was saved: the felt's colour stands in."""
+    from vision.calibration import CalibrationError, load_empty_mat
+
+    try:
+        return load_empty_mat(calibration, path)
+    except CalibrationError as exc:
+        print(f"{command}: warning: {exc}; going on without the empty mat", file=sys.stderr)
+        return None

@@ -14,10 +14,12 @@ from controller.feed.control import EndGame, NewGame
 from controller.outputs import DisplayOutput
 from controller.simulation import Collect, Gather, Pick, Place, script_358, script_makao
 from controller.table import Table
+from engine.cards import Card
 from engine.makao.records import record_of
 from hardware.events import Press, SeatButton
 from tests.controller.test_outputs import RecordingBoard
 from vision.calibration import Calibrator
+from vision.detections import Detection
 from vision.recognise import DEFAULT_MODEL_DIR
 from vision.render import Collect as RCollect
 from vision.render import Gather as RGather
@@ -284,6 +286,63 @@ def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
     record = json.loads(table.close().read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
     assert any("made at 640x480" in r.getMessage() for r in caplog.records)
+
+
+class _MatPrinting(TruthRecogniser):
+    """The truth, and the mat's printing at ``box`` (image pixels) read as a 5S in every frame."""
+
+    def __init__(self, box: tuple[float, float, float, float]) -> None:
+        super().__init__()
+        x1, y1, x2, y2 = box
+        five = Card.from_text("5S")
+        self.phantom = Detection(five, 0.7, ((x1, y1), (x2, y1), (x2, y2), (x1, y2)), candidates=((five, 0.7),))
+
+    def detect(self, image: Any, regions: Any = None, *, within: Any = None, outlines: Any = ()) -> list[Detection]:
+        return [*super().detect(image, regions, within=within, outlines=outlines), self.phantom]
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_the_mats_printing_read_as_a_card_is_ignored_given_the_empty_mat(tmp_path: Path, given: bool) -> None:
+    """``cardtable calibrate`` keeps the frame of the empty mat beside the calibration and ``cardtable run`` hands
+    it to the table: the mat's printing read as a card index, where the view is as it was on the empty mat, is
+    never a card. Without the picture (the control) the players hear a 5S rejected that nobody played."""
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+            "hardware": {"display": {"backend": "none"}, "ring": {"backend": "none"}},
+        }
+    )
+    actions, truth = script_358(seed=2, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    layout = layout_for("358")
+    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
+    rendered = renderer.still(3)
+    empty = rendered[0].frame.image
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+    calibration = renderer.true_calibration()
+    cx, cy = layout.zone("seat1").center
+    ((px, py),) = calibration.to_image([(cx - 45, cy - 65)])  # a corner of seat 1's zone, where its card lands not
+    table = Table(cfg, hardware=True, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    for press in [a for a in first_trick if isinstance(a, SeatButton)]:
+        table.inputs.put(press)
+    recogniser = _MatPrinting((px - 8, py - 10, px + 8, py + 10))
+    table.run(
+        Frames(rendered, recogniser),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+        calibration=calibration,
+        empty_mat=empty if given else None,
+    )
+    record = json.loads(table.close().read_text())
+    assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
+    rejected = [str(a.card) for a in heard.of(CardRejected)]
+    assert rejected == ([] if given else ["5S"])
 
 
 def test_run_and_replay_refuse_bad_input_with_a_message(tmp_path: Path) -> None:

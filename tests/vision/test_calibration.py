@@ -289,3 +289,57 @@ def test_calibrate_command_names_a_calibration_file_it_cannot_write(tmp_path, ca
     blocked.write_text("not a folder")
     assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(blocked / "calib.json")]) == 2
     assert f"cannot write {blocked / 'calib.json'}" in capsys.readouterr().err
+
+
+def _with_card(image: np.ndarray, table_to_image: np.ndarray, at_mm: tuple[float, float]) -> np.ndarray:
+    """``image`` with a blank card lying face up (63 x 88 mm, a little turned) centred at ``at_mm`` on the table."""
+    from vision.zones import CARD_SIZE_MM
+
+    w, h = CARD_SIZE_MM
+    corners = cv2.boxPoints(((at_mm[0], at_mm[1]), (w, h), 12.0)).reshape(-1, 1, 2).astype(np.float64)
+    outline = cv2.perspectiveTransform(corners, table_to_image).reshape(-1, 2)
+    shown = image.copy()
+    cv2.fillPoly(shown, [np.round(outline).astype(np.int32)], (238, 240, 242))
+    return shown
+
+
+def test_calibrate_command_keeps_the_empty_mat_beside_the_calibration(tmp_path, capsys):
+    """The frame calibrated from is the table's picture of the empty mat (``calib.empty.png``), read back as it
+    was saved; calibrated again with a card in a zone, the old picture goes and none replaces it."""
+    from controller.cli import main
+    from vision.calibration import empty_mat_path, load_empty_mat
+
+    layout = layout_for("358")
+    image, table_to_image = _view(layout, TILTED)
+    out = tmp_path / "calib.json"
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "card").mkdir()
+    assert main(["calibrate", "--source", f"folder:{_folder_of(tmp_path / 'empty', image)}", "--out", str(out)]) == 0
+    assert f"empty mat: {tmp_path / 'calib.empty.png'}" in capsys.readouterr().out
+    assert empty_mat_path(out) == tmp_path / "calib.empty.png"
+    saved = load_empty_mat(Calibration.load(out), out)
+    assert saved is not None and np.array_equal(saved, image)
+
+    played = _with_card(image, table_to_image, layout.zone("seat1").center)
+    assert main(["calibrate", "--source", f"folder:{_folder_of(tmp_path / 'card', played)}", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "something card-shaped lies in seat1: the empty mat was not saved" in said
+    assert Calibration.load(out).error_mm < 0.5  # the calibration itself is saved
+    assert not empty_mat_path(out).exists() and load_empty_mat(Calibration.load(out), out) is None
+
+
+def test_a_picture_of_the_empty_mat_that_does_not_fit_its_calibration_is_named(tmp_path, capsys):
+    from controller.cli.run import saved_empty_mat
+    from vision.calibration import empty_mat_path, load_empty_mat
+
+    calibration = Calibration(np.eye(3), (1280, 720), 0.1)
+    out = tmp_path / "calib.json"
+    calibration.save(out)
+    empty_mat_path(out).write_bytes(b"not a PNG")
+    with pytest.raises(CalibrationError, match=r"calib\.empty\.png is not a picture"):
+        load_empty_mat(calibration, out)
+    assert saved_empty_mat(calibration, out, "cardtable run") is None
+    assert "cardtable run: warning: " in capsys.readouterr().err
+    cv2.imwrite(str(empty_mat_path(out)), np.zeros((480, 640, 3), np.uint8))
+    with pytest.raises(CalibrationError, match="is 640x480, but the calibration was made at 1280x720"):
+        load_empty_mat(calibration, out)

@@ -1,5 +1,6 @@
 """Renderer -> noisy truth recogniser -> tracker: a played trick, a slide and a Makao pile, scored."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -154,3 +155,16 @@ def test_the_card_just_put_down_is_outlined_through_a_dim_rooms_sensor_noise():
         # within 3 mm at every corner (the table is filmed at about 2 px per mm)
         worst = max(float(np.min(np.linalg.norm(outlined[0][0] - t, axis=1))) for t in truth)
         assert worst < 6.0, (card, outlined[0][0], truth)
+
+
+def test_a_frame_with_a_card_in_a_zone_is_no_picture_of_the_empty_mat():
+    """What ``cardtable calibrate`` checks before it keeps its frame as the empty mat: the zone a card lies in is
+    named; the bare mat, its printing and markers included, names none."""
+    renderer = TableRenderer(layout_for("358"), seed=3, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    empty = renderer.still(1)[0].frame.image
+    assert tracker.occupied_zones(empty) == []
+    played = list(renderer.render([Place(C("QS"), "seat1", 1)]))[-1].frame.image
+    assert tracker.occupied_zones(played) == ["seat1"]
+    with pytest.raises(ValueError, match="a 640x360 frame for a calibration made at"):
+        tracker.occupied_zones(cv2.resize(empty, (640, 360)))
