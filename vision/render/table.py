@@ -200,6 +200,12 @@ class TableRenderer:
         pts = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.table_to_image).reshape(-1, 2)
 
+    def relight(self) -> None:
+        """The light changes from here on (a lamp moved, the daylight gone): a new uneven light over the table,
+        drawn from the renderer's generator as the first one was. Why: ``cardtable calibrate`` keeps its frame
+        as the tracker's picture of the empty mat, and play may come hours later under another light."""
+        self._gain = self._lighting()
+
     def true_calibration(self) -> Calibration:
         """The exact image-to-table homography the frames were drawn with (what calibration should find)."""
         return Calibration(np.linalg.inv(self.table_to_image), self.settings.size, 0.0, {}, self.layout.game)

@@ -60,6 +60,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="each frame JPEG-compressed at this quality, as a USB webcam's MJPEG stream (default: raw)",
     )
+    parser.add_argument(
+        "--relit",
+        action="store_true",
+        help="the tracker's picture of the empty mat taken under another light than the play (a new uneven light"
+        " after it: calibrated by daylight, played by lamplight)",
+    )
+    parser.add_argument(
+        "--no-empty-mat",
+        action="store_true",
+        help="give the tracker no picture of the empty mat (a table calibrated with a card on the mat)",
+    )
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
     parser.add_argument(
@@ -165,7 +176,10 @@ def run(args: argparse.Namespace) -> int:
     reader = onnx.read if onnx is not None and not args.no_outlines else None
     tracker_settings = TrackerSettings(rest_frames=0) if args.read_every_frame else TrackerSettings()
     tracker = CardTracker(layout, renderer.true_calibration(), tracker_settings, reader=reader, decks=args.decks)
-    tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
+    if not args.no_empty_mat:
+        tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
+    if args.relit:
+        renderer.relight()  # ... seen under another light than the play
     events: list[VisionEvent] = []
     track_ms: list[float] = []
     frames = frames_read = zones_read = 0
