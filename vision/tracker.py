@@ -76,6 +76,10 @@ from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 REPORTED_VIEWS = 3
 """How many settled views after cards reported a pile keeps (:meth:`CardTracker._unchanged`): the last card's,
 and those before it, which a player picking the top card up again (or two) brings back into view."""
+OCCUPIED_SHARE = 0.2
+"""Something off the felt this share of a card's area or larger makes a zone occupied
+(:meth:`CardTracker.occupied_zones`): a card's corner peeking in, a fingertip's length of a hand; the mat's
+printing, thin lines and letters, stays under it (the synthetic mat's zone labels and outlines)."""
 
 
 @dataclass(frozen=True)
@@ -650,20 +654,25 @@ class CardTracker:
         self._empty = None if image is None else self._gray(image)
 
     def occupied_zones(self, image: np.ndarray) -> list[str]:
-        """The zones of ``image`` (a frame of this calibration) where something card-shaped lies, by the felt's
-        colour (:meth:`_card_shaped`): a frame with any is no picture of the empty mat.
+        """The zones of ``image`` (a frame of this calibration) where something of a fifth of a card's area or
+        more lies, of any shape, by the felt's colour (:meth:`_lying`): a frame with any is no picture of the
+        empty mat. The mat's own printing (lines, letters) is thinner and smaller.
 
-        Why: the tracker ignores whatever looks as it did on the empty mat. A card left lying when the picture
-        was taken (a pile's last card, a calibration redone mid-game) would never be seen there again."""
+        Why: the tracker ignores whatever looks as it did on the empty mat, and takes what differs from it for
+        a card lying there. A card left lying when the picture was taken (a pile's last card, a calibration
+        redone mid-game) would never be seen there again; a hand over a zone, once gone, would leave a
+        card-shaped difference where nothing lies."""
         if image.shape[:2] != self.calibration.image_size[::-1]:
             raise ValueError(
                 f"a {image.shape[1]}x{image.shape[0]} frame for a calibration made at"
                 f" {self.calibration.image_size[0]}x{self.calibration.image_size[1]}"
             )
+        least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
         return [
             name
             for name, state in self.zones.items()
-            if state.zone.reads_cards and self._card_shaped(state, image, by_felt=True)
+            if state.zone.reads_cards
+            and any(cv2.contourArea(c) >= least for c in self._lying(state, image, by_felt=True))
         ]
 
     @staticmethod
@@ -1919,11 +1928,21 @@ class CardTracker:
         self._lay_again(state, track, pending, card)
         return True
 
-    def _card_shaped(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> bool:
-        """A card-sized quadrilateral in the zone: what differs from the empty mat when that is known (any card,
-        either side up) and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most
-        of a zone)."""
+    def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
+        """A card-sized quadrilateral in the zone (:meth:`_lying`): any card, either side up."""
         s = self.settings
+        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
+        for contour in self._lying(state, image):
+            area = cv2.contourArea(contour)
+            if s.card_blob_min * card_area <= area <= s.card_blob_max * card_area:
+                (_, (w, h), _) = cv2.minAreaRect(contour)
+                if w > 0 and h > 0 and 0.5 <= min(w, h) / max(w, h) <= 0.95:
+                    return True
+        return False
+
+    def _lying(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> Sequence[np.ndarray]:
+        """The outlines (top-down mm) of what lies in the zone: what differs from the empty mat when that is known
+        and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most of a zone)."""
         top, _ = self._top_down(state, image)  # 1 px per mm
         if not by_felt and self._empty is not None and self._empty.shape == image.shape[:2]:
             now = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -1936,14 +1955,7 @@ class CardTracker:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
-        for contour in contours:
-            area = cv2.contourArea(contour)
-            if s.card_blob_min * card_area <= area <= s.card_blob_max * card_area:
-                (_, (w, h), _) = cv2.minAreaRect(contour)
-                if w > 0 and h > 0 and 0.5 <= min(w, h) / max(w, h) <= 0.95:
-                    return True
-        return False
+        return contours
 
     # ----- state for the controller and tests ------------------------------------------------
     def expect(self, lying: Mapping[str, Sequence[Card]]) -> None:

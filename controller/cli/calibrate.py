@@ -4,7 +4,7 @@ zones drawn on, and a warning for glare or bad exposure).
 
 Run it with the mat empty and the light as it will be during play: the frame it calibrated from is saved
 beside the calibration as the empty mat (``calib.json`` -> ``calib.empty.png``), which the table compares
-its frames with (the mat's printing is never a card), unless something card-shaped lies in a zone.
+its frames with (the mat's printing is never a card), unless something (a card, a hand) lies in a zone.
 """
 
 from __future__ import annotations
@@ -129,8 +129,8 @@ def _calibrate(
     print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm{sharp}; wrote {out}")
     if occupied:
         print(
-            f"warning: something card-shaped lies in {', '.join(occupied)}: the empty mat was not saved (clear the"
-            " mat and calibrate again, so that the table ignores the mat's own printing)"
+            f"warning: something lies in {', '.join(occupied)} (a card, a hand?): the empty mat was not saved (clear"
+            " the mat and calibrate again, so that the table ignores the mat's own printing)"
         )
     else:
         print(f"empty mat: {empty}")

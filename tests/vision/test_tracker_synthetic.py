@@ -178,13 +178,19 @@ def test_the_card_just_put_down_is_outlined_through_a_dim_rooms_sensor_noise():
         assert worst < 6.0, (card, outlined[0][0], truth)
 
 
-def test_a_frame_with_a_card_in_a_zone_is_no_picture_of_the_empty_mat():
-    """What ``cardtable calibrate`` checks before it keeps its frame as the empty mat: the zone a card lies in is
-    named; the bare mat, its printing and markers included, names none."""
+def test_a_frame_with_a_card_or_a_hand_in_a_zone_is_no_picture_of_the_empty_mat():
+    """What ``cardtable calibrate`` checks before it keeps its frame as the empty mat: the zone a card lies in, or
+    a hand reaches into, is named; the bare mat, its printing and markers included, names none."""
+    from vision.render.table import _Hand
+
     renderer = TableRenderer(layout_for("358"), seed=3, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
     tracker = CardTracker(renderer.layout, renderer.true_calibration())
     empty = renderer.still(1)[0].frame.image
     assert tracker.occupied_zones(empty) == []
+    cx, cy = renderer.layout.zone("seat2").center
+    renderer.scene.hand = _Hand(2, cx, cy)  # a player's hand over the zone, nothing in it
+    assert tracker.occupied_zones(renderer.still(1)[0].frame.image) == ["seat2"]
+    renderer.scene.hand = None
     played = list(renderer.render([Place(C("QS"), "seat1", 1)]))[-1].frame.image
     assert tracker.occupied_zones(played) == ["seat1"]
     with pytest.raises(ValueError, match="a 640x360 frame for a calibration made at"):
