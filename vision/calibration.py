@@ -469,7 +469,23 @@ def draw_overlay(
     y = 28
     for line in lines:
         colour = (0, 255, 0) if line.startswith("calibrated") else (0, 0, 255)
-        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4)
-        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2)
-        y += 28
+        for part in _wrapped(line, out.shape[1] - 20):
+            cv2.putText(out, part, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4)
+            cv2.putText(out, part, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2)
+            y += 28
     return out
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` broken between words into lines no wider than ``width`` pixels as :func:`draw_overlay` draws them
+    (a word wider than that stands alone): a long warning stays in the picture."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and cv2.getTextSize(trial, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 4)[0][0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines

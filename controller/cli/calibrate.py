@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from controller.config import CameraConfig
+    from vision.zones import Zone
 
 NAME = "calibrate"
 HELP = "find the mat's markers, save the camera-to-table homography and a check picture"
@@ -100,10 +101,13 @@ def _calibrate(
     found = detect_markers(image)
     warnings: tuple[str, ...] = ()
     spread: float | None = None
+    occupied: list[str] = []
     if calibration is not None:
         spread = edge_spread_mm(image, found, layout)
         focus = focus_warning(spread)
-        warnings = (*assess_image(image, felt_mask(calibration, layout)).warnings, *([focus] if focus else []))
+        occupied = CardTracker(layout, calibration).occupied_zones(image)
+        lying = [] if not occupied else [_occupied_warning([layout.zone(name) for name in occupied])]
+        warnings = (*assess_image(image, felt_mask(calibration, layout)).warnings, *([focus] if focus else []), *lying)
     if args.picture:
         args.picture.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.picture), draw_overlay(image, layout, calibration, found, warnings))
@@ -120,22 +124,26 @@ def _calibrate(
     except OSError as exc:
         print(f"cardtable calibrate: cannot write {out}: {exc.strerror or exc} (run it with sudo?)", file=sys.stderr)
         return 2
-    occupied = CardTracker(layout, calibration).occupied_zones(image)
     if not occupied and not cv2.imwrite(str(empty), image):
         print(f"cardtable calibrate: cannot write {empty} (run it with sudo?)", file=sys.stderr)
         return 2
     size = f"{calibration.image_size[0]}x{calibration.image_size[1]}"
     sharp = "" if spread is None else f"; edges sharp to {spread:.1f} mm"
     print(f"calibrated from {len(found)} markers at {size}: error {calibration.error_mm:.2f} mm{sharp}; wrote {out}")
-    if occupied:
-        print(
-            f"warning: something lies in {', '.join(occupied)} (a card, a hand?): the empty mat was not saved (clear"
-            " the mat and calibrate again, so that the table ignores the mat's own printing)"
-        )
-    else:
+    if not occupied:
         print(f"empty mat: {empty}")
     for warning in warnings:
         print(f"warning: {warning}")
     if args.picture:
         print(f"picture: {args.picture}")
     return 0
+
+
+def _occupied_warning(zones: list[Zone]) -> str:
+    """Why the frame was not kept as the empty mat (printed, and drawn on the check picture), naming each zone
+    as the mat prints it."""
+    named = ", ".join(zone.label or zone.name for zone in zones)
+    return (
+        f"something lies in {named} (a card, a hand?): the empty mat was not saved (clear the mat and calibrate"
+        " again, so that the table ignores the mat's own printing)"
+    )
