@@ -176,8 +176,9 @@ def run(args: argparse.Namespace) -> int:
     reader = onnx.read if onnx is not None and not args.no_outlines else None
     tracker_settings = TrackerSettings(rest_frames=0) if args.read_every_frame else TrackerSettings()
     tracker = CardTracker(layout, renderer.true_calibration(), tracker_settings, reader=reader, decks=args.decks)
+    empty = renderer.still(1)[0].frame.image  # the mat before anyone plays (drawn either way: the same game after)
     if not args.no_empty_mat:
-        tracker.set_empty_mat(renderer.still(1)[0].frame.image)  # the mat before anyone plays
+        tracker.set_empty_mat(empty)
     if args.relit:
         renderer.relight()  # ... seen under another light than the play
     events: list[VisionEvent] = []
