@@ -247,15 +247,17 @@ def test_the_tracker_counts_the_decks_the_rules_play_with(tmp_path: Path, player
     table.close()
 
 
-def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    # calibrated at 640x480, but the camera now gives the renderer's frames: the table calibrates again from
-    # the mat's markers and referees the trick, rather than stopping at the first frame
-    import numpy as np
+@dataclass
+class _Trick:
+    """A 3-5-8 table (display and ring simulated) with its seat buttons pressed, and the first trick filmed."""
 
-    from vision.calibration import Calibration
+    table: Table
+    renderer: TableRenderer
+    rendered: list[Any]
+    truth: Any
 
+
+def _first_trick(tmp_path: Path) -> _Trick:
     cfg = parse_config(
         {
             "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
@@ -265,8 +267,7 @@ def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
     )
     actions, truth = script_358(seed=2, hands=1)
     first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
-    layout = layout_for("358")
-    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=2, design=available_designs()[0])
     rendered = renderer.still(3)
     for action in first_trick:
         if isinstance(action, Place):
@@ -274,6 +275,20 @@ def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
     table = Table(cfg, hardware=True, feed=False, printer=False)
     for press in [a for a in first_trick if isinstance(a, SeatButton)]:
         table.inputs.put(press)
+    return _Trick(table, renderer, rendered, truth)
+
+
+def test_a_saved_calibration_of_another_frame_size_is_replaced_from_the_markers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # calibrated at 640x480, but the camera now gives the renderer's frames: the table calibrates again from
+    # the mat's markers and referees the trick, rather than stopping at the first frame
+    import numpy as np
+
+    from vision.calibration import Calibration
+
+    trick = _first_trick(tmp_path)
+    table, layout, rendered, truth = trick.table, trick.renderer.layout, trick.rendered, trick.truth
     recogniser = TruthRecogniser()
     with caplog.at_level("WARNING", logger="controller.table"):
         table.run(
@@ -306,30 +321,13 @@ def test_the_mats_printing_read_as_a_card_is_ignored_given_the_empty_mat(tmp_pat
     """``cardtable calibrate`` keeps the frame of the empty mat beside the calibration and ``cardtable run`` hands
     it to the table: the mat's printing read as a card index, where the view is as it was on the empty mat, is
     never a card. Without the picture (the control) the players hear a 5S rejected that nobody played."""
-    cfg = parse_config(
-        {
-            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-            "records": {"dir": str(tmp_path / "records")},
-            "hardware": {"display": {"backend": "none"}, "ring": {"backend": "none"}},
-        }
-    )
-    actions, truth = script_358(seed=2, hands=1)
-    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
-    layout = layout_for("358")
-    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
-    rendered = renderer.still(3)
-    empty = rendered[0].frame.image
-    for action in first_trick:
-        if isinstance(action, Place):
-            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
-    calibration = renderer.true_calibration()
+    trick = _first_trick(tmp_path)
+    table, layout, rendered, truth = trick.table, trick.renderer.layout, trick.rendered, trick.truth
+    calibration = trick.renderer.true_calibration()
     cx, cy = layout.zone("seat1").center
     ((px, py),) = calibration.to_image([(cx - 45, cy - 65)])  # a corner of seat 1's zone, where its card lands not
-    table = Table(cfg, hardware=True, feed=False, printer=False)
     heard = ListOutput()
     table.announcer.add(heard)
-    for press in [a for a in first_trick if isinstance(a, SeatButton)]:
-        table.inputs.put(press)
     recogniser = _MatPrinting((px - 8, py - 10, px + 8, py + 10))
     table.run(
         Frames(rendered, recogniser),
@@ -337,7 +335,7 @@ def test_the_mats_printing_read_as_a_card_is_ignored_given_the_empty_mat(tmp_pat
         make_tracker=lambda cal: CardTracker(layout, cal),
         calibrator=Calibrator(layout),
         calibration=calibration,
-        empty_mat=empty if given else None,
+        empty_mat=rendered[0].frame.image if given else None,  # the first frame: the mat before the trick
     )
     record = json.loads(table.close().read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]

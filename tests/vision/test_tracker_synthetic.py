@@ -49,7 +49,7 @@ def test_tricks_with_hands_and_noise_are_confirmed_exactly_once_within_five_stil
 
 
 @pytest.mark.parametrize("game", ["358", "makao"])
-def test_an_empty_mat_pictured_under_other_light_gives_no_false_card(game: str):
+def test_an_empty_mat_pictured_under_other_light_gives_no_false_card(game: str) -> None:
     """``cardtable calibrate`` keeps its frame as the empty mat; the game may be played by other light. What
     differs from that picture only by the light is no card: every card played is reported once, nothing else."""
     if game == "358":
