@@ -96,10 +96,18 @@ def saved_empty_mat(calibration: Calibration, path: Path, command: str) -> np.nd
     """The picture of the empty mat ``cardtable calibrate`` saved beside the calibration at ``path``, or None: when
     there is none, or (said on stderr, naming the file) when it is no picture of that calibration's frames. The
     table then goes on without it, as before it was saved: the felt's colour stands in."""
-    from vision.calibration import CalibrationError, load_empty_mat
+    from vision.calibration import CalibrationError, empty_mat_path, load_empty_mat
 
     try:
-        return load_empty_mat(calibration, path)
+        image = load_empty_mat(calibration, path)
     except CalibrationError as exc:
         print(f"{command}: warning: {exc}; going on without the empty mat", file=sys.stderr)
         return None
+    log = logging.getLogger("cardtable")
+    if image is None:
+        log.info(
+            "no picture of the empty mat beside %s: calibrate with the mat empty to have its printing ignored", path
+        )
+    else:
+        log.info("the empty mat as calibrated: %s (its printing is never a card)", empty_mat_path(path))
+    return image

@@ -538,6 +538,42 @@ def test_run_exits_non_zero_when_the_camera_is_lost_so_that_systemd_restarts_it(
     assert list((tmp_path / "records").glob("*.json")), "the record of the game so far was written"
 
 
+def test_run_takes_the_empty_mat_calibrate_kept_beside_the_calibration(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``cardtable calibrate`` then ``cardtable run`` on the same camera (here a folder of the synthetic table's
+    frames): the table is handed the picture of the empty mat, and says so."""
+    import cv2
+
+    from controller.cli import main
+    from controller.cli.run import run_table
+
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=4, design=available_designs()[0])
+    for i, rendered in enumerate(renderer.still(3)):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), rendered.frame.image)
+    calibration = tmp_path / "calib.json"
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(calibration)]) == 0
+    cfg = parse_config(
+        {
+            "camera": {"source": f"folder:{frames}"},
+            "mat": {"calibration": str(calibration)},
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    with caplog.at_level("INFO", logger="cardtable"):
+        assert run_table(cfg, hardware=False, feed=False) == 0
+    said = [r.getMessage() for r in caplog.records]
+    assert f"the empty mat as calibrated: {tmp_path / 'calib.empty.png'} (its printing is never a card)" in said
+    (tmp_path / "calib.empty.png").unlink()  # a calibration made with a card on the mat keeps none
+    caplog.clear()
+    with caplog.at_level("INFO", logger="cardtable"):
+        assert run_table(cfg, hardware=False, feed=False) == 0
+    assert any(r.getMessage().startswith("no picture of the empty mat beside") for r in caplog.records)
+
+
 def _ended_table(tmp_path: Path, **config: Any) -> tuple[Table, ListOutput, list[Any]]:
     """A 3-5-8 table whose operator ends the game at once, with its announcements kept, and still frames."""
     cfg = parse_config(
