@@ -85,15 +85,24 @@ def _calibrate(
     calibration: Calibration | None = None
     error: CalibrationError | None = None
     image = None
+    occupied: list[str] = []
     with source:
+        # The first frame that shows the markers calibrates; the frames after it, up to --frames in all, are
+        # looked at only while something lies in a zone (a hand passing), for a picture of the empty mat.
+        zones: CardTracker | None = None
         for n, frame in enumerate(source):
-            image = frame.image
-            try:
-                calibration = calibrate(image, layout)
-                break
-            except CalibrationError as exc:
-                error = exc
-            if n + 1 >= args.frames:
+            if zones is None:
+                image = frame.image
+                try:
+                    calibration = calibrate(image, layout)
+                except CalibrationError as exc:
+                    error = exc
+                else:
+                    zones = CardTracker(layout, calibration)
+                    occupied = zones.occupied_zones(image)
+            elif not zones.occupied_zones(frame.image):
+                image, occupied = frame.image, []
+            if (zones is not None and not occupied) or n + 1 >= args.frames:
                 break
     if image is None:
         print(f"cardtable calibrate: no frame from {source_spec} (status {source.status})", file=sys.stderr)
@@ -101,11 +110,9 @@ def _calibrate(
     found = detect_markers(image)
     warnings: tuple[str, ...] = ()
     spread: float | None = None
-    occupied: list[str] = []
     if calibration is not None:
         spread = edge_spread_mm(image, found, layout)
         focus = focus_warning(spread)
-        occupied = CardTracker(layout, calibration).occupied_zones(image)
         lying = [] if not occupied else [_occupied_warning([layout.zone(name) for name in occupied])]
         warnings = (*assess_image(image, felt_mask(calibration, layout)).warnings, *([focus] if focus else []), *lying)
     if args.picture:

@@ -343,3 +343,25 @@ def test_a_picture_of_the_empty_mat_that_does_not_fit_its_calibration_is_named(t
     cv2.imwrite(str(empty_mat_path(out)), np.zeros((480, 640, 3), np.uint8))
     with pytest.raises(CalibrationError, match="is 640x480, but the calibration was made at 1280x720"):
         load_empty_mat(calibration, out)
+
+
+def test_calibrate_waits_for_the_zones_to_clear_before_it_keeps_the_empty_mat(tmp_path, capsys):
+    """Something in a zone when the markers are first found (a hand passing, a card being cleared away): the frames
+    after it, up to ``--frames``, are looked at for the empty mat, and the first clear one is kept."""
+    from controller.cli import main
+    from vision.calibration import load_empty_mat
+
+    layout = layout_for("358")
+    image, table_to_image = _view(layout, TILTED)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), _with_card(image, table_to_image, layout.zone("seat1").center))
+    cv2.imwrite(str(frames / "1.png"), image)
+    out = tmp_path / "calib.json"
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "empty mat: " in said and "something lies" not in said
+    saved = load_empty_mat(Calibration.load(out), out)
+    assert saved is not None and np.array_equal(saved, image)
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out), "--frames", "1"]) == 0
+    assert "something lies in SEAT 2" in capsys.readouterr().out  # one frame allowed: the card was still there
