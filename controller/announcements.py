@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TextIO
 
 from engine.cards import Card, CardError, Rank, Suit
+from vision.zones import printed_label
 
 __all__ = [
     "AnnounceOutput",
@@ -230,7 +231,7 @@ class CardRejected(Announcement):
 
     def text(self, names: Names) -> str:
         what = str(self.card) if self.card is not None else "card"
-        return f"Not accepted: {what} in {self.zone}: {self.reason}"
+        return f"Not accepted: {what} in {printed_label(self.zone)}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,10 +245,10 @@ class AskReplace(Announcement):
 
     def text(self, names: Names) -> str:
         if self.seat is None:  # the Makao starter: no player's button answers for it
-            return f"Player: the card in {self.zone} cannot be read; place it again or enter it."
+            return f"Player: the card in {printed_label(self.zone)} cannot be read; place it again or enter it."
         return (
-            f"{_name(names, self.seat)}: the card in {self.zone} cannot be read; place it again, pick it with short "
-            "presses, or long press if you laid none."
+            f"{_name(names, self.seat)}: the card in {printed_label(self.zone)} cannot be read; place it again, "
+            "pick it with short presses, or long press if you laid none."
         )
 
 

@@ -41,6 +41,7 @@ from controller.state import TableState
 from engine.cards import Card, Suit
 from hardware.display.view import MakaoLine, ScoreboardView, SeatLine
 from hardware.ring import Ring
+from vision.zones import printed_label
 
 __all__ = ["DisplayOutput", "FeedOutput", "RingOutput", "TrackerOutput", "board_line", "scoreboard_view"]
 
@@ -221,7 +222,7 @@ def board_line(announcement: Announcement, names: tuple[str, ...]) -> str | None
         message = announcement.message[:1].upper() + announcement.message[1:]
         return message if announcement.seat is None else f"{_who(names, announcement.seat)}: {announcement.message}"
     if isinstance(announcement, AskReplace):
-        who = _who(names, announcement.seat) if announcement.seat is not None else announcement.zone
+        who = _who(names, announcement.seat) if announcement.seat is not None else printed_label(announcement.zone)
         return f"{who}: card unreadable, place it again"
     if isinstance(announcement, WaitForClear):
         return f"{_who(names, announcement.winner)} takes it: clear the zones"

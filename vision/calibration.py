@@ -462,7 +462,10 @@ def draw_overlay(
             pts = np.round(calibration.to_image(np.asarray(zone.polygon))).astype(np.int32)
             cv2.polylines(out, [pts], True, (0, 255, 255), 2, cv2.LINE_AA)
             cx, cy = calibration.to_image([zone.center])[0]
-            cv2.putText(out, zone.name, (int(cx) - 30, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
+            label = zone.label or zone.name  # as the mat prints it, as the players know it
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)
+            at = (int(cx) - tw // 2, int(cy) + th // 2)
+            cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
         lines = [f"calibrated: error {calibration.error_mm:.2f} mm", *warnings]
     else:
         lines = ["NOT calibrated", *warnings]

@@ -12,6 +12,7 @@ to other paper; the four ArUco markers (``DICT_4X4_50``, ids 0 top-left, 1 top-r
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -257,3 +258,18 @@ def layout_for(game: str, paper: str | tuple[float, float] = BASE_PAPER) -> Zone
     if size == (base.width, base.height):
         return base
     return base.scaled(*size)
+
+
+@functools.cache
+def _printed_labels() -> dict[str, str]:
+    return {zone.name: zone.label for game in GAMES for zone in layout_for(game).zones if zone.label}
+
+
+def printed_label(zone: str) -> str:
+    """``zone`` as the mat prints it ("SEAT 2" for ``seat1``, "PILE" for ``pile``), for what players read or
+    hear; a name no built-in layout has comes back as it is.
+
+    Why: the zone names are those of the records, the feed and the engine, which count seats from 0; the mat
+    counts them from 1, as players do. "Ada: the card in seat0 cannot be read" sent Ada to the zone printed
+    SEAT 1 only if she knew the code's numbering."""
+    return _printed_labels().get(zone, zone)

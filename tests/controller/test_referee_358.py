@@ -1,5 +1,6 @@
 """The 3-5-8 referee at a physical table, driven by the typed inputs a camera and buttons give."""
 
+import io
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from controller.announcements import (
     GameOver,
     HandScored,
     ListOutput,
+    PrinterOutput,
     Prompt,
     TrickWon,
     TurnTo,
@@ -27,6 +29,7 @@ from controller.simulation import direct_inputs, script_358
 from engine.cards import Card
 from hardware.events import Press, SeatButton
 from vision.events import CardPlaced, CardRemoved, UnreadableCard, ZoneCleared
+from vision.zones import layout_for
 
 NAMES = ("Ada", "Ben", "Cem")
 
@@ -159,6 +162,20 @@ def test_an_unreadable_card_is_picked_with_the_button() -> None:
     assert "QD" in heard.of(Prompt)[-1].message
     ref.submit(SeatButton(0, Press.LONG))
     assert heard.of(CardAccepted)[-1].card == C("QD")
+
+
+def test_the_player_asked_about_a_card_hears_the_zone_as_the_mat_prints_it() -> None:
+    """The zones are numbered from 0 in code and records, from 1 on the mat: Ben, in the second seat, is told
+    about the zone the mat labels SEAT 2."""
+    ref, heard = in_play()
+    ref.submit(placed(0, "7D"))
+    ref.submit(UnreadableCard("seat1", best_guesses=((C("QH"), 0.4), (C("QD"), 0.3))))
+    out = io.StringIO()
+    PrinterOutput(NAMES, out).announce(heard.of(AskReplace)[-1])
+    printed = layout_for("358").zone("seat1").label
+    assert printed == "SEAT 2"
+    assert out.getvalue().startswith(f"Ben: the card in {printed} cannot be read")
+    assert "seat1" not in out.getvalue()
 
 
 def test_the_card_picked_for_an_unreadable_one_read_by_the_camera_later_is_not_a_second_card() -> None:
