@@ -61,6 +61,7 @@ from engine.threefiveeight.rules import PRESETS, AfPhase, Contract, ExchangeTimi
 from engine.threefiveeight.session import Session
 from hardware.events import Press, SeatButton
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, ZoneCleared
+from vision.zones import printed_label
 
 __all__ = ["Phase", "ThreeFiveEightReferee", "seat_zone"]
 
@@ -400,12 +401,8 @@ class ThreeFiveEightReferee(Referee):
         hand = self.hand
         assert hand is not None
         if seat is None:
-            self._reject(
-                zone,
-                first,
-                None,
-                f"wrong zone: play into your own zone ({self.players[hand.to_move]}'s is {seat_zone(hand.to_move)})",
-            )
+            mover, own = self.players[hand.to_move], printed_label(seat_zone(hand.to_move))
+            self._reject(zone, first, None, f"wrong zone: play into your own zone ({mover}'s is {own})")
             return
         if seat != hand.to_move:
             if seat in hand.current_trick.seats:

@@ -100,7 +100,7 @@ def test_wrong_zone_is_rejected() -> None:
     ref.submit(placed(0, "KS", zone="seat0"))
     assert "Ada already played to this trick" in heard.of(CardRejected)[-1].reason
     ref.submit(placed(0, "QS", zone="pile"))
-    assert "wrong zone" in heard.of(CardRejected)[-1].reason
+    assert heard.of(CardRejected)[-1].reason == "wrong zone: play into your own zone (Ben's is SEAT 2)"
     assert len(heard.of(CardAccepted)) == 1
 
 
