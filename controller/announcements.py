@@ -367,7 +367,10 @@ class GameOver(Announcement):
         return " and ".join(_name(names, s) for s in self.winners) + " won"
 
     def text(self, names: Names) -> str:
-        out = f"Game over: {self.outcome(names)}."
+        out = f"Game over: {self.outcome(names)}"
+        if self.winners and self.losers:  # Makao: the first out won, and the players left with cards lost
+            out += "; " + " and ".join(_name(names, s) for s in self.losers) + " lost"
+        out += "."
         if self.reason:
             out += f" ({self.reason})"
         return out

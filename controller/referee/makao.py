@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from controller.announcements import (
     Announcer,
@@ -74,6 +74,13 @@ def demand_options(rules: MakaoRules, card: Card) -> list[Rank | Suit | None]:
 def _named(demand: Rank | Suit) -> str:
     """A demand as the player is asked about it: a suit by name ("hearts"), a rank by its code ("6")."""
     return demand.noun if isinstance(demand, Suit) else demand_text(demand)
+
+
+ENDED: Final = {
+    "last-holder": "the last player holding cards loses",
+    "third-out": "the game ends when a third player is out; those still holding cards lose",
+}
+"""How a Makao game ended (:attr:`engine.makao.game.Outcome.ended_by`), in words for the game-over sentence."""
 
 
 class MakaoReferee(Referee):
@@ -430,11 +437,7 @@ class MakaoReferee(Referee):
         self.over = True
         outcome = game.outcome() if game is not None else None
         if outcome is not None:
-            self.say(
-                GameOver(
-                    winners=outcome.out[:1], losers=outcome.losers, reason=reason or outcome.ended_by.replace("-", " ")
-                )
-            )
+            self.say(GameOver(winners=outcome.out[:1], losers=outcome.losers, reason=reason or ENDED[outcome.ended_by]))
         else:
             self.say(GameOver(winners=(), reason=reason))
 

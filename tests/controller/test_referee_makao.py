@@ -58,6 +58,9 @@ def test_whole_games_from_the_pile_and_buttons_match_the_bots(players: int) -> N
     outcome = truth.game.outcome()
     (over,) = heard.of(GameOver)
     assert over.losers == outcome.losers and over.winners == outcome.out[:1]
+    winner, losers = names[outcome.out[0]], " and ".join(names[s] for s in outcome.losers)
+    assert over.text(names).startswith(f"Game over: {winner} won; {losers} lost. (")
+    assert "-" not in over.reason, "the reason is told in words, not the record's code"
     report = check_record(record)
     assert report["losers"] == list(outcome.losers) and report["violations"] == []
 
