@@ -239,7 +239,8 @@ class Table:
         ``calibration`` (a saved one) starts the tracker at once; otherwise the first frames that show
         the mat's markers calibrate it. ``calibrator`` keeps it current when the camera is bumped.
         ``empty_mat``, the frame that saved calibration was made from (``cardtable calibrate`` keeps it when
-        the mat was empty), is the tracker's picture of the empty mat; a calibration made afresh goes without.
+        the mat was empty), is the tracker's picture of the empty mat, carried into the new view when the camera is
+        bumped; a calibration made afresh (no saved one) goes without.
         """
         stop_at_end = (after_game or self.cfg.table.after_game) == "stop"
         self.referee.start()
