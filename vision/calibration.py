@@ -235,6 +235,12 @@ class CalibratorSettings:
     """Consecutive drifted checks before recalibrating (a hand over a marker is not a bump)."""
     min_markers: int = 3
     """Markers needed to redo the homography mid-game (players' arms hide one now and then)."""
+    moved_match: float = 0.8
+    """Between checks, a marker's patch that matches the one seen at the last check less than this (normalised
+    cross-correlation: the light may change, the pattern may not) has moved or is covered; ``min_markers`` such
+    patches in one frame make a check at once. Why: a bump waited up to ``check_every`` x ``confirm_checks``
+    frames for its recalibration, and a card put down meanwhile was placed with the old view (on the synthetic
+    table a 10H laid just after a 90 px knock was reported in the exchange zone, then again in its seat)."""
     focus_limit_mm: float = FOCUS_LIMIT_MM
     """Edge spread (:func:`edge_spread_mm`) over which the camera is out of focus, on ``confirm_checks`` checks in
     a row: logged once, and said again when it is back in focus."""
@@ -253,7 +259,16 @@ class Calibrator:
         self.calibration = calibration
         self.settings = settings or CalibratorSettings()
         self._drifted = 0
+        self._drifted_at: dict[int, np.ndarray] | None = None
+        """The markers as the last check that found them drifted saw them: the next check must find them there
+        again (the camera has come to rest) before the homography is redone."""
+        self._patches: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] | None = None
+        """Each marker's surroundings as the last check in place saw them (box in pixels, grey patch):
+        compared every frame (:meth:`_moved`). None until a first check (a calibration handed in is checked on the
+        first frame, which keeps them)."""
         self.recalibrations = 0
+        self.checks = 0
+        """Times the markers were looked for (each costs a marker search over the whole frame)."""
         self.last_drift_px: float | None = None
         self.last_edge_spread_mm: float | None = None
         self._blurred = 0
@@ -263,9 +278,14 @@ class Calibrator:
         table then asks about most cards and misreads some (docs/mat-and-calibration.md, Focus)."""
 
     def update(self, index: int, image: np.ndarray) -> Calibration | None:
-        if self.calibration is not None and index % self.settings.check_every != 0:
+        """Look at the markers when a check is due: on the first frame, every ``check_every`` frames, on every
+        frame while a drift waits to be confirmed, and at once when the markers' surroundings changed
+        (:meth:`_moved`)."""
+        due = index % self.settings.check_every == 0 or self._drifted > 0 or self._patches is None or self._moved(image)
+        if self.calibration is not None and not due:
             return None
         found = detect_markers(image)
+        self.checks += 1
         size = (image.shape[1], image.shape[0])
         if self.calibration is None:
             try:
@@ -274,14 +294,18 @@ class Calibrator:
                 log.warning("calibration: %s", exc)
                 return None
             self.recalibrations += 1
+            self._keep_patches(image)
             return self.calibration
         self._watch_focus(found, image)
         drift = self.drift(found)
         self.last_drift_px = drift
         if drift is None or drift <= self.settings.drift_px:
-            self._drifted = 0
+            self._drifted, self._drifted_at = 0, None
+            self._keep_patches(image)  # the view as it is now (new light, a hand gone) is the one to compare with
             return None
-        self._drifted += 1
+        at_rest = self._drifted_at is not None and _median_move(self._drifted_at, found) <= self.settings.drift_px
+        self._drifted = self._drifted + 1 if at_rest else 1  # still moving: count again from here
+        self._drifted_at = found
         if self._drifted < self.settings.confirm_checks:
             return None
         try:
@@ -291,9 +315,43 @@ class Calibrator:
             return None
         log.info("camera moved (markers drifted %.1f px): recalibrated, error %.2f mm", drift, new.error_mm)
         self.calibration = new
-        self._drifted = 0
+        self._drifted, self._drifted_at = 0, None
         self.recalibrations += 1
+        self._keep_patches(image)
         return new
+
+    def _marker_boxes(self, size: tuple[int, int]) -> dict[int, tuple[int, int, int, int]]:
+        """Each marker's box in the image by the calibration, grown by half its size (its white quiet zone)."""
+        assert self.calibration is not None
+        w, h = size
+        boxes = {}
+        for marker in self.layout.markers:
+            corners = self.calibration.to_image((marker.corners - marker.center) * 1.5 + marker.center)
+            x1, y1 = np.floor(corners.min(axis=0)).astype(int)
+            x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
+            x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+            if x2 - x1 >= 8 and y2 - y1 >= 8:
+                boxes[marker.id] = (int(x1), int(y1), int(x2), int(y2))
+        return boxes
+
+    def _keep_patches(self, image: np.ndarray) -> None:
+        size = (image.shape[1], image.shape[0])
+        self._patches = {i: (box, _patch(image, box)) for i, box in self._marker_boxes(size).items()}
+
+    def _moved(self, image: np.ndarray) -> bool:
+        """Whether ``min_markers`` markers' surroundings (as many as were kept, if fewer) no longer match the last
+        check's (``moved_match``): the camera was knocked. A hand over one marker changes one; a lamp changes
+        each patch's brightness, which the match ignores."""
+        if (
+            not self._patches
+            or self.calibration is None
+            or self.calibration.image_size != (image.shape[1], image.shape[0])
+        ):
+            return False
+        changed = sum(
+            _match(_patch(image, box), kept) < self.settings.moved_match for box, kept in self._patches.values()
+        )
+        return changed >= min(self.settings.min_markers, len(self._patches))
 
     def _watch_focus(self, found: dict[int, np.ndarray], image: np.ndarray) -> None:
         spread = edge_spread_mm(image, found, self.layout)
@@ -322,6 +380,25 @@ class Calibrator:
             expected = self.calibration.to_image(marker.corners)
             dists.extend(np.linalg.norm(expected - corners, axis=1).tolist())
         return float(np.median(dists)) if dists else None
+
+
+def _patch(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    part = image[y1:y2, x1:x2]
+    return (part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+
+
+def _match(a: np.ndarray, b: np.ndarray) -> float:
+    """Normalised cross-correlation of two same-size grey patches: 1 alike, whatever the brightness and contrast."""
+    a, b = a - a.mean(), b - b.mean()
+    scale = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum() / scale) if scale > 1e-6 else 1.0
+
+
+def _median_move(before: dict[int, np.ndarray], now: dict[int, np.ndarray]) -> float:
+    """Median distance, in pixels, the corners of the markers seen both times moved (inf: none seen both times)."""
+    moves = [np.linalg.norm(now[i] - before[i], axis=1) for i in before if i in now]
+    return float(np.median(np.concatenate(moves))) if moves else float("inf")
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,46 @@ def test_calibrator_redoes_the_homography_when_the_camera_is_bumped():
     assert np.abs(new[0].to_table(probe) - [300, 200]).max() < 1.0
 
 
+def test_a_knock_is_recalibrated_as_soon_as_the_camera_is_at_rest_not_at_the_next_scheduled_check() -> None:
+    """Checks are due every 30 frames, but the markers' surroundings are compared on every frame: the knock makes a
+    check at once, and the next frame, the camera at rest, confirms it. A card put down meanwhile would be placed
+    with the old view."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    assert calibrator.settings.check_every == 30
+    for i in range(1, 11):
+        assert calibrator.update(i, image) is None
+    assert calibrator.checks == 1, "the calibration handed in is checked on the first frame, and then not till due"
+    shaking, _ = _view(layout, [[x + 12, y + 5] for x, y in TILTED])
+    bumped, table_to_image = _view(layout, [[x + 25, y + 12] for x, y in TILTED])
+    assert calibrator.update(11, shaking) is None  # moving: not yet
+    assert calibrator.update(12, bumped) is None  # moved on since: still not at rest
+    new = calibrator.update(13, bumped)  # where it was a frame ago: at rest
+    assert new is not None and calibrator.recalibrations == 1
+    probe = cv2.perspectiveTransform(np.array([[[300.0, 200.0]]]), table_to_image).reshape(-1, 2)
+    assert np.abs(new.to_table(probe) - [300, 200]).max() < 1.0
+    checks = calibrator.checks
+    for i in range(14, 30):
+        assert calibrator.update(i, bumped) is None
+    assert calibrator.checks == checks, "at rest in the new view, the markers are not looked for between checks"
+
+
+def test_a_lamp_or_a_hand_over_a_marker_is_no_knock() -> None:
+    """A brighter room changes every marker's patch but not its pattern, and a hand covers one marker: neither
+    makes a check before it is due, nor a recalibration."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    lamp = cv2.convertScaleAbs(image, alpha=1.3, beta=25)
+    hand = image.copy()
+    box = calibrator._marker_boxes((1280, 720))[layout.markers[0].id]
+    hand[box[1] : box[3], box[0] : box[2]] = (90, 140, 200)  # skin over marker 0 and its quiet zone
+    for i, frame in enumerate([image, lamp, lamp, hand, hand, image], start=1):
+        assert calibrator.update(i, frame) is None
+    assert calibrator.checks == 1 and calibrator.recalibrations == 0  # the first frame's only
+
+
 def test_calibrator_ignores_a_hand_over_one_check():
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)

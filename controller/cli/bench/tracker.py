@@ -8,7 +8,8 @@ and the events are scored against the renderer's truth: every played card confir
 within 5 still frames, and no false card events. ``--retake`` has players pick a share of their cards up
 again once settled and lay them again (on a pile that is one play, reported once; on a trick's zone a card
 removed and placed again). ``--nudge`` has them push a share of their cards a few millimetres where they lie,
-squaring up the pile or the trick: nothing played, nothing to report. Prints one JSON object.
+squaring up the pile or the trick: nothing played, nothing to report. ``--bump`` knocks the camera during play,
+with the table's calibrator in the loop. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -71,6 +72,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="give the tracker no picture of the empty mat (a table calibrated with a card on the mat)",
     )
+    parser.add_argument(
+        "--bump",
+        type=in_range(int, 0, 20, "a number of knocks, 0..20"),
+        default=0,
+        metavar="N",
+        help="knock the camera N times during the game (each 40-90 px and up to 3 degrees, just before a card is"
+        " laid), with the table's calibrator watching the markers and handing the tracker each new calibration,"
+        " as `cardtable run` does (default 0: the camera stays put, no calibrator)",
+    )
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
     parser.add_argument(
@@ -105,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from engine.cards import Card, deck
+    from vision.calibration import Calibrator
     from vision.events import VisionEvent
     from vision.render import Collect, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
     from vision.render.script import Action
@@ -171,6 +182,16 @@ def run(args: argparse.Namespace) -> int:
             for k in range(40):
                 play(cards[k], "pile", int(rng.integers(0, 4)))
             actions.append(Collect(("pile",), 0))
+    # the knocks: each just before a card is laid, spread over the game (its own stream: the same cards with or without)
+    places = [i for i, action in enumerate(actions) if isinstance(action, Place)]
+    knocks = np.random.default_rng([args.seed, 3])
+    bumps: dict[int, tuple[float, float, float]] = {}
+    offset = np.zeros(2)
+    for j in range(args.bump):
+        target = knocks.uniform(40, 90, size=2) * knocks.choice([-1, 1], size=2) / 2  # the mat stays in view
+        dx, dy = target - offset
+        offset = target
+        bumps[places[(j + 1) * len(places) // (args.bump + 1)]] = (float(dx), float(dy), float(knocks.uniform(-3, 3)))
     # the pushes a pile's top card got (a trick card read again where it was pushed is the same card, no new one)
     pushes = sum(isinstance(a, Nudge) for a in actions) if args.game == "makao" else 0
     reader = onnx.read if onnx is not None and not args.no_outlines else None
@@ -181,16 +202,23 @@ def run(args: argparse.Namespace) -> int:
         tracker.set_empty_mat(empty)
     if args.relit:
         renderer.relight()  # ... seen under another light than the play
+    calibrator = Calibrator(layout, renderer.true_calibration()) if bumps else None
     events: list[VisionEvent] = []
     track_ms: list[float] = []
     frames = frames_read = zones_read = 0
     started = time.perf_counter()
     render_s = recog_s = 0.0
-    for action in actions:
+    for index, action in enumerate(actions):
+        if index in bumps:
+            renderer.bump(*bumps[index][:2], rotate_deg=bumps[index][2])
         t0 = time.perf_counter()
         rendered_frames = renderer.apply(action)
         render_s += time.perf_counter() - t0
         for rendered in rendered_frames:
+            if calibrator is not None:
+                new = calibrator.update(rendered.frame.index, rendered.frame.image)
+                if new is not None:
+                    tracker.set_calibration(new)
             t1 = time.perf_counter()
             dets = None  # zones at rest are not read (CardTracker.regions_to_read)
             wanted = tracker.regions_to_read(rendered.frame)
@@ -224,6 +252,7 @@ def run(args: argparse.Namespace) -> int:
         "nudge": args.nudge,
         "pushes": pushes,
         "pushes_followed": tracker.pushes_followed,
+        **({"bumps": len(bumps), "recalibrations": calibrator.recalibrations} if calibrator is not None else {}),
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
