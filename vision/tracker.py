@@ -2000,11 +2000,10 @@ class CardTracker:
             shown = (then, now) if known is None else (then[known], now[known])
             now *= max(1.0, float(np.median(shown[0]))) / max(1.0, float(np.median(shown[1])))
             mask = (np.abs(now - then) > 30).astype(np.uint8)
-            if known is not None:
-                mask[~known] = 0  # off the view the picture was taken in: nothing known to differ
+            if known is not None:  # off the view the picture was taken in (before a bump): by the felt's colour
+                mask[~known] = _off_felt(top)[~known]
         else:  # the felt is most of the zone: whatever is far from its median colour
-            felt = np.median(top.reshape(-1, 3), axis=0)
-            mask = (np.linalg.norm(top.astype(np.float32) - felt, axis=2) > 60).astype(np.uint8)
+            mask = _off_felt(top)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -2145,6 +2144,14 @@ def _grown(zone: Zone, margin: float) -> np.ndarray:
 def _image_bounds(calibration: Calibration, zone: Zone, margin: float, width: int, height: int) -> Region:
     """The image-pixel bounding rectangle of ``zone`` grown by ``margin`` mm, clipped to the frame."""
     return _bounds(calibration.to_image(_grown(zone, margin)), width, height)
+
+
+def _off_felt(top: np.ndarray) -> np.ndarray:
+    """Which pixels of a zone's top-down view (BGR) are far from its median colour, the felt's (most of a zone is
+    felt): 1 where something lies, as uint8."""
+    felt = np.median(top.reshape(-1, 3), axis=0)
+    far: np.ndarray = np.linalg.norm(top.astype(np.float32) - felt, axis=2) > 60
+    return far.astype(np.uint8)
 
 
 def _bounds(pts: np.ndarray, width: int, height: int) -> Region:
