@@ -77,9 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=in_range(int, 0, 20, "a number of knocks, 0..20"),
         default=0,
         metavar="N",
-        help="knock the camera N times during the game (each 40-90 px and up to 3 degrees, just before a card is"
-        " laid), with the table's calibrator watching the markers and handing the tracker each new calibration,"
-        " as `cardtable run` does (default 0: the camera stays put, no calibrator)",
+        help="knock the camera N times during the game, each just before a card is laid: the view moves to a new"
+        " place 20-45 px off the first along each axis and turns by up to 3 degrees; the table's calibrator watches"
+        " the markers and hands the tracker each new calibration, as `cardtable run` does (default 0: the camera"
+        " stays put, no calibrator)",
     )
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
