@@ -128,7 +128,7 @@ class Violation:
     ``trick`` is the trick (from 1) in which the offending card was played, 0 for the exchange and the
     contract; ``proven_at`` the trick at which the engine could first prove it (equal to ``trick`` in
     full knowledge); ``card`` the offending card; ``evidence`` the later card that completed the proof
-    in table mode (the 7H of "he played 7H at trick 9 after discarding on hearts at trick 3"), if any.
+    in table mode (the 7H of "they played 7H at trick 9 after discarding on hearts at trick 3"), if any.
     """
 
     trick: int
@@ -512,7 +512,7 @@ class Hand:
                         b,
                         "exchange-return",
                         0,
-                        f"{self.name(receiver)} must return his highest {SUITS_BY_INT[g // 13].noun[:-1]} above "
+                        f"{self.name(receiver)} must return their highest {SUITS_BY_INT[g // 13].noun[:-1]} above "
                         f"{CARD_OF[g]}, or {CARD_OF[g]} itself, not {CARD_OF[b]}",
                     )
                 )
@@ -687,7 +687,7 @@ class Hand:
                                 c,
                                 "not-in-hand",
                                 0,
-                                f"{self.name(d)} cannot discard {CARD_OF[c]}: he does not hold it",
+                                f"{self.name(d)} cannot discard {CARD_OF[c]}: they do not hold it",
                             )
                         )
                 if self.strict and new:
@@ -862,9 +862,9 @@ class Hand:
             if best_trump >= 0 and self.rules.must_overtrump:
                 what = f"must play a trump above {CARD_OF[best_trump]}"
         if proof is None:
-            return rule, f"{name} {what}: he holds {CARD_OF[_top(needed)]} but played {played}"
+            return rule, f"{name} {what}: they hold {CARD_OF[_top(needed)]} but played {played}"
         t, later_t, later_c = proof
-        return rule, f"{name} {what}: he played {CARD_OF[later_c]} at trick {later_t} after {act} at trick {t}"
+        return rule, f"{name} {what}: they played {CARD_OF[later_c]} at trick {later_t} after {act} at trick {t}"
 
     def is_possible(self, seat: int, card: Card) -> bool:
         """Could ``seat`` hold ``card`` now? False if it was played already, is known to be elsewhere
@@ -1223,7 +1223,7 @@ class Hand:
                             "exchange-return",
                             trick_no,
                             f"{self.name(seat)} had to return a higher {SUITS_BY_INT[g // 13].noun[:-1]} for {e.give}, "
-                            f"not {e.back}: he played {CARD_OF[c]} at trick {trick_no}",
+                            f"not {e.back}: they played {CARD_OF[c]} at trick {trick_no}",
                         ),
                         key,
                     )

@@ -79,7 +79,7 @@ def test_overtake_violation_raises_on_checked_path_and_is_recorded_on_replay() -
     fixed = {0: "10H", 2: "9H JH"}
     hand = ready(UC, fixed, Contract.SPADES, avoid={2: "H"})
     hand.play(0, C("10H"))
-    with pytest.raises(IllegalActionError, match="Cem must play higher than 10H: he holds JH") as info:
+    with pytest.raises(IllegalActionError, match="Cem must play higher than 10H: they hold JH") as info:
         hand.play(2, C("9H"))
     assert info.value.rule == "overtake"
     assert hand.to_move == 2 and len(hand.plays) == 1  # unchanged
@@ -92,7 +92,7 @@ def test_overtake_violation_raises_on_checked_path_and_is_recorded_on_replay() -
 def test_follow_suit_violation_names_a_card_held() -> None:
     hand = ready(SM, {0: "KH", 1: "7H 2C"}, Contract.SPADES, avoid={1: "H"})
     hand.play(0, C("KH"))
-    with pytest.raises(IllegalActionError, match="Ben must follow hearts: he holds 7H but played 2C"):
+    with pytest.raises(IllegalActionError, match="Ben must follow hearts: they hold 7H but played 2C"):
         hand.play(1, C("2C"))
 
 
@@ -346,7 +346,7 @@ def test_table_mode_proves_a_kept_card_as_soon_as_it_is_played() -> None:
     hand.play(0, C("2D"))
     result = hand.play(1, C("QD"))  # ... which he kept
     assert [(v.rule, v.trick, v.proven_at, str(v.card)) for v in result.violations] == [("exchange-return", 0, 1, "3D")]
-    assert "Ben had to return a higher diamond for 3D, not 3D: he played QD at trick 1" in result.violations[0].reason
+    assert "Ben had to return a higher diamond for 3D, not 3D: they played QD at trick 1" in result.violations[0].reason
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -40,7 +40,7 @@ def test_a_revoke_is_flagged_when_the_proof_appears_citing_the_earlier_trick() -
         2,
     )
     assert violation.reason == (
-        "Ben must follow hearts: he played 7H at trick 2 after discarding 2C on hearts at trick 1"
+        "Ben must follow hearts: they played 7H at trick 2 after discarding 2C on hearts at trick 1"
     )
 
 
