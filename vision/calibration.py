@@ -371,15 +371,21 @@ class Calibrator:
     def drift(self, found: dict[int, np.ndarray]) -> float | None:
         """Median distance in pixels between the markers seen now and where the calibration puts them."""
         assert self.calibration is not None
-        dists: list[float] = []
-        for i, corners in found.items():
-            try:
-                marker = self.layout.marker(i)
-            except ValueError:
-                continue
-            expected = self.calibration.to_image(marker.corners)
-            dists.extend(np.linalg.norm(expected - corners, axis=1).tolist())
-        return float(np.median(dists)) if dists else None
+        return marker_drift(found, self.calibration, self.layout)
+
+
+def marker_drift(found: dict[int, np.ndarray], calibration: Calibration, layout: ZoneLayout) -> float | None:
+    """Median distance in pixels between markers found in a frame and where ``calibration`` puts them (``None``:
+    none of the layout's markers found): whether the frame was seen from the view the calibration describes."""
+    dists: list[float] = []
+    for i, corners in found.items():
+        try:
+            marker = layout.marker(i)
+        except ValueError:
+            continue
+        expected = calibration.to_image(marker.corners)
+        dists.extend(np.linalg.norm(expected - corners, axis=1).tolist())
+    return float(np.median(dists)) if dists else None
 
 
 def _patch(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:

@@ -58,7 +58,7 @@ import cv2
 import numpy as np
 
 from engine.cards import Card
-from vision.calibration import Calibration
+from vision.calibration import Calibration, CalibratorSettings, detect_markers, marker_drift
 from vision.detections import BoxReader, Detection, Region, box_overlap, box_overlaps
 from vision.events import CardMoved, CardPlaced, CardRemoved, UnreadableCard, VisionEvent, ZoneCleared
 from vision.proposals import (
@@ -521,10 +521,12 @@ class CardTracker:
     # ----- calibration and motion ------------------------------------------------------------
     def set_calibration(self, calibration: Calibration) -> None:
         """Use a new image-to-table mapping (after a bump): zone masks are redrawn, motion starts afresh, and the
-        picture of the empty mat is carried into the new view (:meth:`_carry_empty_mat`)."""
+        picture of the empty mat and the zones' kept views are carried into the new view (:meth:`_carry_empty_mat`,
+        :meth:`_carry_views`)."""
         old: Calibration | None = getattr(self, "calibration", None)
         if old is not None and calibration is not old:
             self._carry_empty_mat(old, calibration)
+            self._carry_views(old, calibration)
         self.calibration = calibration
         ds = self.settings.downscale
         w, h = calibration.image_size
@@ -536,8 +538,6 @@ class CardTracker:
             if state.zone.reads_cards
         }
         for state in self.zones.values():
-            state.before = state.last_still = state.stayed = None  # the view moved: it no longer compares
-            state.reported_views = []
             poly = calibration.to_image(_grown(state.zone, margin)) / ds
             full = np.zeros((sh, sw), np.uint8)
             cv2.fillPoly(full, [np.round(poly).astype(np.int32)], 1)
@@ -552,6 +552,51 @@ class CardTracker:
             state.at_rest = False  # the view moved: read it again
         self._prev_small = None
         self._seen = self._unread = None
+
+    def _carry_views(self, old: Calibration, new: Calibration) -> None:
+        """Each zone's kept views (``before``, ``last_still``, ``stayed``, ``reported_views``) as ``new``'s view
+        shows them; a view that cannot be placed in it is forgotten, as is every view of a zone the old view did
+        not show whole.
+
+        Why: they are what the tracker compares a zone with to find the card just put down (its outline, where its
+        indices lie, what lay there before it), and a knocked camera used to drop them all, so the first card laid
+        in each zone after a knock was read with no outline: a held-out deck's cards were read wrong or asked about
+        just after a knock, where the same cards laid with no knock were read right (docs/vision.md). The views are
+        only ever compared as seen from above (:meth:`_top_down`), and the mat is a plane: one homography (old
+        image -> table mm -> new image) moves a frame to where the new view sees it; two fitted homographies put an
+        edge about a pixel apart, which the comparison's opening of the changed pixels takes out. A frame's own
+        markers say which view it was taken from: one taken after the knock but before the recalibration (the
+        camera at rest while a hand hid a marker) is kept as it is, one whose markers cannot be seen is forgotten."""
+        w, h = old.image_size
+        move = new.inverse @ old.homography
+        tolerance = CalibratorSettings().drift_px
+        placed: dict[int, np.ndarray | None] = {}  # zones share their frames: each is looked at once
+
+        def carry(view: np.ndarray) -> np.ndarray | None:
+            if id(view) not in placed:
+                found = detect_markers(view)
+                d_old, d_new = marker_drift(found, old, self.layout), marker_drift(found, new, self.layout)
+                if d_old is not None and d_old <= tolerance and (d_new is None or d_old < d_new):
+                    placed[id(view)] = cv2.warpPerspective(view, move, (w, h), flags=cv2.INTER_LINEAR)
+                elif d_new is not None and d_new <= tolerance:
+                    placed[id(view)] = view
+                else:
+                    placed[id(view)] = None
+            return placed[id(view)]
+
+        margin = self.settings.zone_margin_mm
+        for state in self.zones.values():
+            corners = old.to_image(_grown(state.zone, margin))
+            if old.image_size == new.image_size and bool(np.all((corners >= 0) & (corners <= (w - 1, h - 1)))):
+                before, last_still, stayed = (
+                    None if v is None else carry(v) for v in (state.before, state.last_still, state.stayed)
+                )
+                state.before, state.last_still = before, last_still
+                state.stayed = stayed if before is not None else None  # the push is looked for from it and before
+                state.reported_views = [v for v in map(carry, state.reported_views) if v is not None]
+            else:  # some of the zone was out of the old view: its views would show a hole there, not the table
+                state.before = state.last_still = state.stayed = None
+                state.reported_views = []
 
     def _carry_empty_mat(self, old: Calibration, new: Calibration) -> None:
         """The picture of the empty mat, taken in ``old``'s view, as ``new``'s view shows the mat.
