@@ -149,6 +149,67 @@ def test_a_knock_is_recalibrated_as_soon_as_the_camera_is_at_rest_not_at_the_nex
     assert calibrator.checks == checks, "at rest in the new view, the markers are not looked for between checks"
 
 
+def test_a_knock_that_pushes_two_markers_out_of_view_is_followed_from_the_two_left(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Knocked up and turned, the camera loses the mat's top edge: two markers are left, too few for a homography
+    of their own, and the old one put every card laid until the camera was put back where the old view saw it. The
+    move is followed from the two left (a shift and a turn), over the whole mat, and the players are told to
+    bring the mat back into view."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    assert calibrator.update(1, image) is None
+    turn = cv2.getRotationMatrix2D((640.0, 360.0), 1.5, 1.0)
+    turn[:, 2] += np.array([30.0, -95.0])
+    knocked = cv2.transform(np.array([TILTED], np.float64), turn)[0].tolist()
+    bumped, table_to_image = _view(layout, knocked)
+    assert len(detect_markers(bumped)) == 2, "the top markers are out of view"
+    with caplog.at_level(logging.WARNING, logger="vision.calibration"):
+        results = [calibrator.update(i, bumped) for i in range(2, 6)]
+    new = [r for r in results if r is not None]
+    assert len(new) == 1 and calibrator.recalibrations == 1
+    table = np.array([[60.0, 80.0], [297.0, 210.0], [550.0, 380.0], [120.0, 400.0], [500.0, 100.0]])
+    seen = cv2.perspectiveTransform(table.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+    assert np.abs(new[0].to_table(seen) - table).max() < 1.5, "the whole mat maps right, far from the two markers too"
+    assert (
+        "only 2 of the mat's markers are in view" in caplog.text and "bring the whole mat back into view" in caplog.text
+    )
+    # the camera put back: calibrated again from all four
+    assert [r for r in (calibrator.update(i, image) for i in range(6, 10)) if r is not None]
+    assert len(calibrator.calibration.markers_px) == 4  # type: ignore[union-attr]
+
+
+def test_a_move_followed_from_two_markers_is_redone_from_the_whole_mat_when_the_hands_leave() -> None:
+    """Knocked while two players' arms covered the top markers, the camera also tilted a little (the mat's far edge
+    moved less than its near edge), which two markers cannot tell: the move is followed from them at once, and the
+    homography is redone from all four as soon as the arms are gone."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    assert calibrator.update(1, image) is None
+    knocked = [[x + 20, y + 10] for x, y in TILTED[:2]] + [[x + 35, y + 18] for x, y in TILTED[2:]]
+    bumped, table_to_image = _view(layout, knocked)
+    covered = bumped.copy()
+    for i, corners in detect_markers(bumped).items():
+        if i in (0, 1):  # the top two, under arms
+            x1, y1 = corners.min(axis=0).astype(int) - 12
+            x2, y2 = corners.max(axis=0).astype(int) + 12
+            covered[y1:y2, x1:x2] = (90, 140, 200)
+    followed = [r for r in (calibrator.update(i, covered) for i in range(2, 6)) if r is not None]
+    assert len(followed) == 1 and calibrator.followed and len(followed[0].markers_px) == 2
+    whole = [r for r in (calibrator.update(i, bumped) for i in range(6, 9)) if r is not None]
+    assert len(whole) == 1 and not calibrator.followed and calibrator.recalibrations == 2
+    table = np.array([[60.0, 80.0], [297.0, 210.0], [550.0, 380.0], [120.0, 400.0], [500.0, 60.0]])
+    seen = cv2.perspectiveTransform(table.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+    far = np.abs(followed[0].to_table(seen) - table).max()
+    assert far > 2.0, "the tilt is more than a shift and a turn"  # (else this test shows nothing)
+    assert np.abs(whole[0].to_table(seen) - table).max() < 1.0
+    checks = calibrator.checks
+    assert all(calibrator.update(i, bumped) is None for i in range(9, 20))
+    assert calibrator.checks == checks, "calibrated from the whole mat, the markers are looked for when due again"
+
+
 def test_a_lamp_or_a_hand_over_a_marker_is_no_knock() -> None:
     """A brighter room changes every marker's patch but not its pattern, and a hand covers one marker: neither
     makes a check before it is due, nor a recalibration."""

@@ -78,7 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         metavar="N",
         help="knock the camera N times during the game, each just before a card is laid: the view moves to a new"
-        " place 20-45 px off the first along each axis and turns by up to 3 degrees; the table's calibrator watches"
+        " place 20-45 px off the first along each axis and turns by up to 3 degrees (which can push an edge of the"
+        " mat, two markers, out of view); the table's calibrator watches"
         " the markers and hands the tracker each new calibration, as `cardtable run` does (default 0: the camera"
         " stays put, no calibrator)",
     )
@@ -189,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     bumps: dict[int, tuple[float, float, float]] = {}
     offset = np.zeros(2)
     for j in range(args.bump):
-        target = knocks.uniform(40, 90, size=2) * knocks.choice([-1, 1], size=2) / 2  # the mat stays in view
+        target = knocks.uniform(40, 90, size=2) * knocks.choice([-1, 1], size=2) / 2  # the mat mostly in view
         dx, dy = target - offset
         offset = target
         bumps[places[(j + 1) * len(places) // (args.bump + 1)]] = (float(dx), float(dy), float(knocks.uniform(-3, 3)))
