@@ -509,6 +509,9 @@ class CardTracker:
         self._empty: np.ndarray | None = None
         self._empty_known: np.ndarray | None = None
         """Where :attr:`_empty` shows the mat (255) after a bump carried it into a new view, else None (all of it)."""
+        self._empty_view: np.ndarray | None = None
+        """The picture of the empty mat as the camera gave it (colour): how a zone nothing has lain in yet lay before
+        the first hand, where the tracker has not seen it settled (:meth:`_bare`)."""
         self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool]] | None = None
         """The frame being taken: its image, grey and small grey versions and motion (worked out by
         :meth:`regions_to_read`, then used by :meth:`update`)."""
@@ -607,15 +610,45 @@ class CardTracker:
         the old view did not show stays unknown (:attr:`_empty_known`): no detection is ignored there, nothing
         taken to lie there. A frame of another size drops the picture."""
         if self._empty is None or old.image_size != new.image_size:
-            self._empty = self._empty_known = None
+            self._empty = self._empty_known = self._empty_view = None
             return
         size = new.image_size
         move = new.inverse @ old.homography
         known = self._empty_known if self._empty_known is not None else np.full(self._empty.shape, 255, np.uint8)
         self._empty = cv2.warpPerspective(self._empty, move, size, flags=cv2.INTER_LINEAR)
+        if self._empty_view is not None:
+            self._empty_view = cv2.warpPerspective(self._empty_view, move, size, flags=cv2.INTER_LINEAR)
         # nearest, and shrunk by a pixel: a border pixel blended with the outside is not the mat
         known = cv2.warpPerspective(known, move, size, flags=cv2.INTER_NEAREST)
         self._empty_known = cv2.erode(known, np.ones((3, 3), np.uint8))
+
+    def _bare(self, state: _ZoneState) -> bool:
+        """Whether nothing has lain in ``state``'s zone since the picture of the empty mat was taken, and that
+        picture shows all of it: then the picture is the view before the first hand there.
+
+        Why: a card is outlined from what changed since the zone's view before the hand that laid it, and that view
+        is the zone seen settled; where play starts at once (the demo, the bench, `cardtable run` started as the
+        first card comes) the first card in each zone had none, and was read with no outline (the held-out
+        tango_nuevo deck's first cards were asked about or read wrong where the same cards laid later were read)."""
+        if (
+            self._empty_view is None
+            or self._empty_view.shape[:2] != self.calibration.image_size[::-1]
+            or state.tracks
+            or state.expected
+            or state.had_cards
+            or state.unread
+            or state.asked
+            or state.lifted is not None
+        ):
+            return False
+        if self._empty_known is None:
+            return True
+        x1, y1, x2, y2 = state.bbox
+        ds = self.settings.downscale
+        known = self._empty_known[y1 * ds : y2 * ds : ds, x1 * ds : x2 * ds : ds][
+            : state.mask.shape[0], : state.mask.shape[1]
+        ]
+        return known.shape == state.mask.shape and bool(np.all(known[state.mask] > 250))
 
     def regions(self) -> list[Region]:
         """The parts of the frame the recogniser should read: each zone whose cards are read, grown by
@@ -727,6 +760,7 @@ class CardTracker:
         its view (:meth:`_carry_empty_mat`).
         """
         self._empty = None if image is None else self._gray(image)
+        self._empty_view = None if image is None else image.copy()
         self._empty_known = None
 
     def occupied_zones(self, image: np.ndarray) -> list[str]:
@@ -743,13 +777,17 @@ class CardTracker:
                 f"a {image.shape[1]}x{image.shape[0]} frame for a calibration made at"
                 f" {self.calibration.image_size[0]}x{self.calibration.image_size[1]}"
             )
-        least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
         return [
             name
             for name, state in self.zones.items()
-            if state.zone.reads_cards
-            and any(cv2.contourArea(c) >= least for c in self._lying(state, image, by_felt=True))
+            if state.zone.reads_cards and self._occupied(state, image, by_felt=True)
         ]
+
+    def _occupied(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> bool:
+        """Whether something of :data:`OCCUPIED_SHARE` of a card's area or more, of any shape, lies in ``state``'s
+        zone (:meth:`_lying`)."""
+        least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
+        return any(cv2.contourArea(c) >= least for c in self._lying(state, image, by_felt=by_felt))
 
     @staticmethod
     def _gray(image: np.ndarray) -> np.ndarray:
@@ -1072,6 +1110,8 @@ class CardTracker:
                     state.expected.clear()  # what lay here at the start has been read: the rest is play
                     if state.placed_still and not state.withdrawn:
                         state.reported_views = [*state.reported_views[1 - REPORTED_VIEWS :], state.last_still]
+                elif state.before is None and self._bare(state):
+                    state.before = self._empty_view  # nothing has lain here: the empty mat is how it lay
                 state.withdrawn = False
                 state.outline, state.outline_sought = None, False
                 state.still_run = 0
@@ -1870,8 +1910,14 @@ class CardTracker:
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
             return events
         if state.zone.kind == "pile":
-            # covered cards stop being seen one by one; the pile is gone when nothing at all is read there
-            if state.tracks and state.empty_frames >= s.gone_frames:
+            # covered cards stop being seen one by one; the pile is gone when nothing at all is read there and
+            # nothing lies there (a pile of cards the models cannot read is still a pile)
+            if (
+                state.tracks
+                and state.empty_frames >= s.gone_frames
+                and (state.empty_frames - s.gone_frames) % 4 == 0  # the look costs a warp
+                and not self._occupied(state, frame.image)
+            ):
                 # one card alone is no pile taken away at a game's end (a game ends with the winner's last card on
                 # the first one): it was picked up, and laid again it is that card (``_ZoneState.lifted``)
                 alone = len(state.tracks) == 1 and not state.tracks[0].taken_back

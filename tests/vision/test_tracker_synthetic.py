@@ -10,7 +10,7 @@ from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import Calibrator, calibrate
 from vision.detections import Detection
-from vision.events import CardPlaced, UnreadableCard, VisionEvent
+from vision.events import CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
 from vision.render import Collect, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
@@ -233,6 +233,52 @@ def test_the_card_laid_just_after_a_knock_is_outlined_where_it_lies(unseen: int)
     assert outlined[0], "the KD put down just after the knock was not outlined in its first still frame"
     worst = max(float(np.min(np.linalg.norm(outlined[0][0] - t, axis=1))) for t in truth)
     assert worst < 6.0, (outlined[0][0], truth)  # within 3 mm at every corner, in the new view
+
+
+@pytest.mark.parametrize("pictured", [True, False])
+def test_the_first_card_laid_as_play_starts_is_outlined_from_the_picture_of_the_empty_mat(pictured: bool) -> None:
+    """Play starts at once: the first hand comes before the tracker has seen the pile settled. With the picture of
+    the empty mat (as `cardtable calibrate` saves it) that picture is how the pile lay, and the first card is
+    outlined like any other; without one (the control) it is not, and it is read from its indices alone."""
+    renderer = TableRenderer(layout_for("makao"), seed=2, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    if pictured:
+        tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    outlined = []
+    for rendered in renderer.apply(Place(C("KD"), "pile", 0)):
+        tracker.regions_to_read(rendered.frame)
+        found = tracker.new_card_outlines(rendered.frame)
+        tracker.update(rendered.frame, [])
+        if not rendered.truth.hand:
+            outlined.append(found)
+    assert bool(outlined[0]) is pictured, outlined[0]
+    if pictured:
+        lying = renderer.scene.lying[-1]
+        truth = renderer.true_calibration().to_image(TableRenderer._card_quad(lying.x, lying.y, lying.angle))
+        worst = max(float(np.min(np.linalg.norm(outlined[0][0] - t, axis=1))) for t in truth)
+        assert worst < 6.0, (outlined[0][0], truth)
+
+
+@pytest.mark.parametrize("pictured", [True, False])
+def test_a_pile_nothing_is_read_on_is_not_gone_while_its_cards_lie_there(pictured: bool) -> None:
+    """The pile is gone when nothing is read there for ``gone_frames`` still frames, and nothing lies there: cards
+    the models stop reading (a deck they cannot read, a glare) are still a pile, and its going is said once, when it
+    is taken away. Reading alone, the players heard the pile cleared under their eyes."""
+    renderer = TableRenderer(layout_for("makao"), seed=4, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    if pictured:  # else what lies there is told by the felt's colour
+        tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    recogniser = TruthRecogniser(miss_rate=0.0, misread_rate=0.0, seed=4)
+    events: list[VisionEvent] = []
+    for rendered in renderer.render([Place(C("5H"), "pile", 0), Place(C("9S"), "pile", 1), Wait(3)]):
+        events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    assert [str(e.card) for e in events if isinstance(e, CardPlaced)] == ["5H", "9S"]
+    for rendered in renderer.apply(Wait(3 * tracker.settings.gone_frames)):
+        events += tracker.update(rendered.frame, [])  # nothing read
+    assert not [e for e in events if isinstance(e, ZoneCleared)], events
+    for rendered in renderer.render([Collect(("pile",), 2), Wait(3 * tracker.settings.gone_frames)]):
+        events += tracker.update(rendered.frame, [])
+    assert [type(e).__name__ for e in events if not isinstance(e, CardPlaced)] == ["ZoneCleared"], events
 
 
 def test_the_card_just_put_down_is_outlined_through_a_dim_rooms_sensor_noise():
