@@ -627,7 +627,7 @@ class CardTracker:
         picture shows all of it: then the picture is the view before the first hand there.
 
         Why: a card is outlined from what changed since the zone's view before the hand that laid it, and that view
-        is the zone seen settled; where play starts at once (the demo, the bench, `cardtable run` started as the
+        is the zone seen settled; where play starts at once (the bench, `cardtable run` started as the
         first card comes) the first card in each zone had none, and was read with no outline (the held-out
         tango_nuevo deck's first cards were asked about or read wrong where the same cards laid later were read)."""
         if (
