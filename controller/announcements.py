@@ -31,6 +31,7 @@ __all__ = [
     "Announcement",
     "Announcer",
     "AskReplace",
+    "CameraTrouble",
     "CardAccepted",
     "CardRejected",
     "ContractDeclared",
@@ -374,6 +375,26 @@ class GameOver(Announcement):
         if self.reason:
             out += f" ({self.reason})"
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class CameraTrouble(Announcement):
+    """The camera cannot see the mat well enough to referee (``headline``, short enough for the scoreboard: "mat not
+    in view", "knocked off the mat", "mat cut off", "out of focus"; ``advice``, what to do), or, ``headline`` None,
+    sees it again (:attr:`vision.calibration.Calibrator.trouble`).
+
+    Why the players are told, and the spectators too: while the camera cannot see the mat the cards laid are not
+    read, and a table that says nothing looks as if it refereed them; a spectator sees why the game has paused.
+    It says nothing of any card."""
+
+    kind: ClassVar[str] = "camera"
+    headline: str | None
+    advice: str = ""
+
+    def text(self, names: Names) -> str:
+        if self.headline is None:
+            return "Camera: sees the mat again."
+        return f"Camera: {self.headline}: {self.advice}."
 
 
 # --- Makao -----------------------------------------------------------------------------------------

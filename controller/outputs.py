@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from controller.announcements import (
     Announcement,
     AskReplace,
+    CameraTrouble,
     CardAccepted,
     CardRejected,
     Correction,
@@ -245,7 +246,9 @@ class DisplayOutput:
     What the table waits for (:func:`board_line`) stays on the message line until any other
     announcement says the game moved on (a card accepted, the next turn, a contract named...). It is
     drawn with the next state, which every input the referee acts on ends with (and the table shows
-    after its own questions), so the board never pairs a question with the state before it.
+    after its own questions), so the board never pairs a question with the state before it. While the camera
+    cannot see the mat (:class:`CameraTrouble`) that takes the message line, and what the table waited on comes
+    back when it sees the mat again.
     """
 
     def __init__(self, display: Any) -> None:
@@ -255,8 +258,15 @@ class DisplayOutput:
         """The last announcement, when it is one the table waits on (it has a :func:`board_line`)."""
         self.over: GameOver | None = None
         """The game's end, shown (who won) while the state says the game is over."""
+        self.camera: str | None = None
+        """What keeps the camera from seeing the mat (:class:`CameraTrouble`'s headline), on the message line while it
+        lasts."""
 
     def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, CameraTrouble):
+            # over whatever else the board says while it lasts; what the table waited on comes back after it
+            self.camera = announcement.headline
+            return
         self.waiting = announcement if board_line(announcement, ()) is not None else None
         if isinstance(announcement, GameOver):
             self.over = announcement
@@ -265,6 +275,8 @@ class DisplayOutput:
 
     def show(self, state: TableState) -> None:
         line = board_line(self.waiting, state.players) if self.waiting is not None else None
+        if self.camera is not None:
+            line = f"Camera: {self.camera}"
         outcome = self.over.outcome(state.players) if self.over is not None else ""
         self.display.show(scoreboard_view(state, line or "", outcome))
         self.views += 1

@@ -47,6 +47,7 @@ SPOKEN = frozenset(
         "skip",
         "player_out",
         "prompt",
+        "camera",
     }
 )
 """The kinds said aloud (a card accepted is not: the player just laid it; a prompt marked a

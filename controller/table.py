@@ -27,9 +27,9 @@ import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from controller.announcements import Announcer, LogOutput, PrinterOutput, Prompt
+from controller.announcements import Announcer, CameraTrouble, LogOutput, PrinterOutput, Prompt
 from controller.config import TableConfig
 from controller.feed.control import NewGame
 from controller.journal import Journal
@@ -38,6 +38,9 @@ from controller.referee.base import Referee
 from controller.speech import SpeechOutput
 from controller.systemd_notify import Notifier
 from hardware.events import Press, SeatButton
+
+if TYPE_CHECKING:
+    from vision.calibration import CameraFault
 
 __all__ = ["Table", "build_referee", "save_record"]
 
@@ -115,6 +118,8 @@ class Table:
         self.records: list[Path] = []
         """The records of the games finished and replaced in this run, oldest first (:meth:`close` adds the last)."""
         self._told_over = False
+        self._camera_trouble: CameraFault | None = None
+        """What the table was last told keeps the camera from seeing the mat (:meth:`_tell_camera`)."""
         resumed = self.referee.resume()
         if resumed:
             log.info("resumed the game from %s (%d inputs)", cfg.journal.path, resumed)
@@ -270,13 +275,14 @@ class Table:
                 calibrator.calibration = None
                 tracker = self.tracker_output.tracker = None
             new = calibrator.update(frame.index, frame.image)
+            self._tell_camera(calibrator.trouble)
             if new is not None:
                 if tracker is None:
                     tracker = self._tracker(make_tracker, new)
                     log.info("calibrated from the mat's markers (error %.2f mm)", new.error_mm)
                 else:
                     tracker.set_calibration(new)
-            if tracker is not None:
+            if tracker is not None and calibrator.sure:  # a frame of a camera knocked off the mat is not read
                 # zones at rest are not read again: their last reading stands until something moves there
                 wanted = tracker.regions_to_read(frame)  # the whole mat is read as ever, the resting zones not named
                 read = None
@@ -285,7 +291,7 @@ class Table:
                     read = recogniser.detect(frame.image, tracker.regions(), within=wanted, outlines=outlines)
                 for event in tracker.update(frame, read):
                     self.referee.submit(event)
-            elif frames % 50 == 0:
+            elif tracker is None and frames % 50 == 0:
                 log.warning("waiting for the mat's markers to calibrate the camera (frame %d)", frame.index)
             self.drain()
             frames += 1
@@ -297,6 +303,20 @@ class Table:
                 self._told_over = False  # an undo after game over (long press) reopens the game
         self.drain()
         return frames
+
+    def _tell_camera(self, trouble: CameraFault | None) -> None:
+        """Tell the table (board, voice, log), the spectators and systemd's status line (``systemctl status``) when
+        the camera stops seeing the mat well enough to referee (the calibrator's
+        :attr:`~vision.calibration.Calibrator.trouble`), and when it sees it again."""
+        if trouble == self._camera_trouble:
+            return
+        self._camera_trouble = trouble
+        table = self.cfg.table.id
+        self.notifier.status(f"refereeing table {table}" if trouble is None else f"table {table}: camera {trouble}")
+        self.announcer.announce(
+            CameraTrouble(None) if trouble is None else CameraTrouble(trouble.headline, trouble.advice)
+        )
+        self.announcer.show(self.referee.state())
 
     def _tracker(self, make_tracker: Callable[[Any], Any], calibration: Any) -> Any:
         """A new tracker for ``calibration``, told what the referee knows lies on the mat when the game is under

@@ -104,6 +104,7 @@
       case "skip": return `${playerName(d.seat)} loses ${d.turns || 1} turn${d.turns > 1 ? "s" : ""}`;
       case "undo": return "Undo" + (d.text ? ": " + d.text : "");
       case "error": return "Error: " + (d.error || "");
+      case "camera": return d.headline ? `Table camera: ${d.headline}` : "Table camera sees the mat again";
       default: return d.text || ev.type.replace(/_/g, " ");
     }
   }

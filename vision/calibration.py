@@ -224,6 +224,18 @@ were misread (``cardtable bench tracker --recogniser onnx --blur S``)."""
 
 
 @dataclass(frozen=True)
+class CameraFault:
+    """What keeps the camera from seeing the mat well enough to referee, for the players: a ``headline`` short
+    enough for the scoreboard's message line ("knocked off the mat") and what to do about it (``advice``)."""
+
+    headline: str
+    advice: str
+
+    def __str__(self) -> str:
+        return f"{self.headline}: {self.advice}"
+
+
+@dataclass(frozen=True)
 class CalibratorSettings:
     """When the :class:`Calibrator` looks again and what counts as a bump."""
 
@@ -244,6 +256,10 @@ class CalibratorSettings:
     focus_limit_mm: float = FOCUS_LIMIT_MM
     """Edge spread (:func:`edge_spread_mm`) over which the camera is out of focus, on ``confirm_checks`` checks in
     a row: logged once, and said again when it is back in focus."""
+    warn_frames: int = 20
+    """Frames a fault in the camera's view of the mat must last, found by a check at each end, before it is
+    :attr:`Calibrator.trouble` (told to the players): two seconds at the default 10 fps, longer than arms stay over
+    the mat's corners, shorter than a game waits unrefereed."""
 
 
 class Calibrator:
@@ -279,28 +295,112 @@ class Calibrator:
         """The markers' edges spread over ``focus_limit_mm`` on ``confirm_checks`` checks in a row. Why watched in
         play and not only at ``cardtable calibrate``: a lens knocked or left loose drifts out of focus, and the
         table then asks about most cards and misreads some (docs/mat-and-calibration.md, Focus)."""
+        self._focus_advice: str | None = None
+        self._problem: tuple[str, str] | None = None
+        """What the last check found wrong with the view of the mat (:meth:`_assess`): a :class:`CameraFault`'s
+        headline (which says what kind of fault it is) and what to do."""
+        self._problem_since = 0
+        """The frame of the first check in a row that found :attr:`_problem`'s kind."""
+        self._problem_seen = 0
+        """The frame of the last check that found it."""
+        self._warned: str | None = None
+        """The kind of fault last logged: a fault that stays is logged once, not on every frame's check."""
+
+    @property
+    def trouble(self) -> CameraFault | None:
+        """What a person at the table must put right for the camera to see the mat (it cannot find the mat, was
+        knocked off it, shows only part of it, or is out of focus), in words for the players; None while it sees
+        the mat well. A fault is trouble only once checks have found it for ``warn_frames`` frames (an arm over the
+        corners is gone by then); its words stay as first told, so the board is not redrawn for each new count.
+
+        Why: until 7 December the calibrator's faults went to the log only, and the table went on: a camera
+        knocked off the mat, or one that never found it, left the players laying cards that nobody read, with
+        nothing on the board to say why."""
+        if self._problem is None or self._problem_seen - self._problem_since < self.settings.warn_frames:
+            return None
+        return CameraFault(*self._problem)
+
+    @property
+    def sure(self) -> bool:
+        """Whether the calibration is known to describe the frame just seen: not while there is none, while a move
+        of the markers waits to be confirmed or cannot be redone, nor while no marker of the mat is in view (the
+        camera turned off the mat, or pushed onto the floor). A frame it is not sure of is not the tracker's to read.
+
+        Why: the tracker compares each zone with how it last saw it lie; turned onto the floor for four seconds
+        and put back, the synthetic table's camera made the tracker report both cards of a trick taken away (their
+        zones cleared) and then laid again, false events a referee cannot tell from play."""
+        if self.calibration is None or self._drifted > 0:
+            return False
+        return self._problem is None or self._problem[0] not in ("knocked off the mat", "mat out of view")
+
+    def _assess(self, index: int, found: dict[int, np.ndarray]) -> None:
+        """After a check: what is wrong with the view of the mat now, worst first (:attr:`trouble`)."""
+        total = len(self.layout.markers)
+        seen = sum(marker.id in found for marker in self.layout.markers)
+        hidden = [MARKER_CORNER_NAMES.get(m.id, str(m.id)) for m in self.layout.markers if m.id not in found]
+        problem: tuple[str, str] | None
+        if self.calibration is None:
+            problem = (
+                "mat not found",
+                f"aim the camera at the whole mat ({seen} of its {total} corner markers in view)",
+            )
+        elif self._drifted >= self.settings.confirm_checks:
+            problem = ("knocked off the mat", f"aim it at the whole mat ({seen} of its {total} corner markers in view)")
+        elif seen == 0:
+            problem = (
+                "mat out of view",
+                f"aim the camera at the mat or clear its corners (0 of {total} markers in view)",
+            )
+        elif self.followed:
+            corners = f"{' and '.join(hidden)} corner{'s' if len(hidden) > 1 else ''}"
+            problem = ("mat cut off", f"bring the whole mat into view (its {corners} out of view)")
+        elif self.out_of_focus and self._focus_advice is not None:
+            problem = ("out of focus", self._focus_advice)
+        else:
+            problem = None
+        if problem is None:
+            self._problem, self._warned = None, None
+            return
+        if self._problem is None or self._problem[0] != problem[0]:
+            # out of focus is confirmed over checks already; the others wait ``warn_frames``
+            self._problem_since = index - self.settings.warn_frames if problem[0] == "out of focus" else index
+        elif self._problem_seen - self._problem_since >= self.settings.warn_frames:
+            problem = self._problem  # told already: the same words while it lasts
+        self._problem, self._problem_seen = problem, index
+
+    def _warn(self, kind: str, message: str, *args: object) -> None:
+        """Log a fault the first time a check finds it (each later frame's check finds it again while it lasts)."""
+        if self._warned != kind:
+            self._warned = kind
+            log.warning(message, *args)
 
     def update(self, index: int, image: np.ndarray) -> Calibration | None:
         """Look at the markers when a check is due: on the first frame, every ``check_every`` frames, on every
-        frame while a drift waits to be confirmed, and at once when the markers' surroundings changed
-        (:meth:`_moved`)."""
+        frame while a drift waits to be confirmed or the camera cannot see the whole mat (:attr:`trouble`), and at
+        once when the markers' surroundings changed (:meth:`_moved`)."""
         due = (
             index % self.settings.check_every == 0
             or self._drifted > 0
             or self.followed
             or self._patches is None
+            or (self._problem is not None and self._problem[0] != "out of focus")  # told as soon as it is put right
             or self._moved(image)
         )
         if self.calibration is not None and not due:
             return None
         found = detect_markers(image)
         self.checks += 1
+        new = self._check(image, found)
+        self._assess(index, found)
+        return new
+
+    def _check(self, image: np.ndarray, found: dict[int, np.ndarray]) -> Calibration | None:
         size = (image.shape[1], image.shape[0])
         if self.calibration is None:
             try:
                 self.calibration = calibrate_from_markers(found, self.layout, size, self.settings.min_markers)
             except CalibrationError as exc:
-                log.warning("calibration: %s", exc)
+                self._warn("mat not found", "calibration: %s", exc)
                 return None
             self.recalibrations += 1
             self._keep_patches(image)
@@ -324,7 +424,7 @@ class Calibrator:
         except MarkersMissing as exc:
             followed = follow_markers(found, self.calibration, self.layout)
             if followed is None:
-                log.warning("camera moved by %.1f px but recalibration failed: %s", drift, exc)
+                self._warn("knocked off the mat", "camera moved by %.1f px but recalibration failed: %s", drift, exc)
                 return None
             new, self.followed = followed, True
             log.warning(
@@ -335,7 +435,7 @@ class Calibrator:
                 new.error_mm,
             )
         except CalibrationError as exc:
-            log.warning("camera moved by %.1f px but recalibration failed: %s", drift, exc)
+            self._warn("knocked off the mat", "camera moved by %.1f px but recalibration failed: %s", drift, exc)
             return None
         else:
             log.info("camera moved (markers drifted %.1f px): recalibrated, error %.2f mm", drift, new.error_mm)
@@ -418,6 +518,10 @@ class Calibrator:
         self._blurred += 1
         if self._blurred >= self.settings.confirm_checks and not self.out_of_focus:
             self.out_of_focus = True
+            self._focus_advice = (
+                f"focus the lens on the mat (a sharp edge spreads over {spread:.1f} mm of it, at most "
+                f"{self.settings.focus_limit_mm:.1f} for the indices to read)"
+            )
             log.warning("camera %s", focus_warning(spread, self.settings.focus_limit_mm))
 
     def drift(self, found: dict[int, np.ndarray]) -> float | None:
@@ -487,10 +591,14 @@ def _patch(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
 
 
 def _match(a: np.ndarray, b: np.ndarray) -> float:
-    """Normalised cross-correlation of two same-size grey patches: 1 alike, whatever the brightness and contrast."""
+    """Normalised cross-correlation of two same-size grey patches: 1 alike, whatever the brightness and contrast.
+    Two blank patches are alike; a blank one and a marker are not (a camera knocked onto plain felt)."""
     a, b = a - a.mean(), b - b.mean()
-    scale = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum() / scale) if scale > 1e-6 else 1.0
+    aa, bb = float((a * a).sum()), float((b * b).sum())
+    flat = 1e-6 * a.size
+    if aa <= flat or bb <= flat:
+        return 1.0 if aa <= flat and bb <= flat else 0.0
+    return float((a * b).sum() / np.sqrt(aa * bb))
 
 
 def _median_move(before: dict[int, np.ndarray], now: dict[int, np.ndarray]) -> float:

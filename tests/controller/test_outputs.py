@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from controller.announcements import Announcer, CardRejected, Prompt, TurnTo
+from controller.announcements import Announcer, CameraTrouble, CardRejected, Prompt, TurnTo
 from controller.commands import DeclareContract
 from controller.outputs import DisplayOutput, FeedOutput, RingOutput, board_line, scoreboard_view
 from controller.referee.makao import MakaoReferee
@@ -112,6 +112,29 @@ def test_scoreboard_asks_the_player_of_an_unreadable_card_and_clears_once_answer
     assert ref.state().current_trick[-1] == (1, Card.from_text("KC"))
     assert board.views[-1].message == ""
     assert board.views[-1].turn == 2
+
+
+def test_the_board_says_the_camera_cannot_see_the_mat_over_a_question_and_gives_the_question_back() -> None:
+    """Asked "is it KS?", Ben is told instead that the camera was knocked off the mat while it is; once the camera
+    sees the mat again the question is back on the board, unanswered."""
+    board = RecordingBoard()
+    announcer = Announcer([DisplayOutput(board)], NAMES)
+    ref = ThreeFiveEightReferee(NAMES, "sergeant-major", announcer)
+    ref.start()
+    ref.submit(DeclareContract("H"))
+    ref.submit(SeatButton(0, Press.SHORT))
+    ref.submit(CardPlaced("seat0", Card.from_text("AS"), 0.9, candidates=((Card.from_text("AS"), 0.9),)))
+    ref.submit(UnreadableCard("seat1", best_guesses=((Card.from_text("KS"), 0.5), (Card.from_text("KC"), 0.4))))
+    ref.submit(SeatButton(1, Press.SHORT))
+    assert board.views[-1].message == "Ben: is it KS? long press to accept"
+    announcer.announce(CameraTrouble("knocked off the mat", "aim it at the whole mat (1 of its 4 markers in view)"))
+    announcer.show(ref.state())
+    told = board.views[-1]
+    assert told.message == "Camera: knocked off the mat"
+    assert _footer_texts(told) == ["Camera: knocked off the mat"], "the small panel says it whole"
+    announcer.announce(CameraTrouble(None))
+    announcer.show(ref.state())
+    assert board.views[-1].message == "Ben: is it KS? long press to accept"
 
 
 def test_scoreboard_tells_the_table_to_clear_the_zones_after_a_trick() -> None:

@@ -1,13 +1,15 @@
 """A configured table runs the same loop live and in replay: frames -> tracker -> referee -> record."""
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from controller.announcements import AskReplace, CardRejected, GameOver, ListOutput, Prompt
+from controller.announcements import AskReplace, CameraTrouble, CardRejected, GameOver, ListOutput, Prompt
 from controller.config import parse_config
 from controller.demo import TruthRecogniser
 from controller.feed.control import EndGame, NewGame
@@ -26,6 +28,7 @@ from vision.render import Gather as RGather
 from vision.render import PickUp as RPickUp
 from vision.render import Place as RPlace
 from vision.render import RenderSettings, TableRenderer
+from vision.sources.base import Frame
 from vision.synth.faces import available_designs
 from vision.tracker import CardTracker
 from vision.zones import layout_for
@@ -79,6 +82,148 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     record = json.loads(path.read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
     assert list((tmp_path / "eink").glob("*.png")), "the e-ink board drew nothing"
+
+
+def test_a_camera_that_does_not_see_the_mat_is_told_on_the_board_until_it_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The camera looks at the bare table for the first three seconds (the mat not yet under it): the board says so,
+    in words a player can act on, rather than leaving the players to lay cards nobody reads, and so does
+    ``systemctl status``; once the mat is in view the message goes, and the first trick is refereed as ever."""
+    import socket
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(tmp_path / "notify.sock"))
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify.sock"))
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    actions, truth = script_358(seed=2, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    layout = layout_for("358")
+    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
+    rendered = renderer.still(3)
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
+        elif isinstance(action, Collect):
+            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
+            rendered += renderer.still(6)
+    bare = 30
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    board = RecordingBoard()
+    table.announcer.add(DisplayOutput(board))
+    for press in (a for a in first_trick if isinstance(a, SeatButton)):
+        table.inputs.put(press)
+    recogniser = TruthRecogniser()
+
+    def frames() -> Any:
+        floor = np.full_like(rendered[0].frame.image, (40, 60, 90))
+        for i in range(bare):
+            yield Frame(i, i / 10, floor)
+        for r in rendered:
+            recogniser.current = r.truth
+            yield dataclasses.replace(r.frame, index=r.frame.index + bare)
+
+    table.run(
+        frames(),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+    )
+    told = CameraTrouble("mat not found", "aim the camera at the whole mat (0 of its 4 corner markers in view)")
+    assert heard.of(CameraTrouble) == [told, CameraTrouble(None)]
+    messages = [v.message for v in board.views]
+    assert "Camera: mat not found" in messages, "the board must say why nothing is read"
+    assert not messages[-1].startswith("Camera"), "the board must stop saying so once the mat is in view"
+    server.setblocking(False)
+    said = []
+    while True:
+        try:
+            said.append(server.recv(4096).decode())
+        except BlockingIOError:
+            break
+    server.close()
+    assert [m for m in said if m.startswith("STATUS")] == [
+        f"STATUS=table table1: camera {told.headline}: {told.advice}",
+        "STATUS=refereeing table table1",
+    ]
+    record = json.loads(table.close().read_text())
+    assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
+
+
+def test_a_camera_knocked_off_the_mat_mid_trick_and_put_back_reports_nothing_false(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two cards of the first trick lie on the mat when the camera is knocked onto the floor for five seconds, then
+    put back. The table tells the players, reads nothing while it cannot see the mat, and the trick goes on as
+    played: before, the tracker took the floor for the zones emptied and then the same two cards laid again."""
+    cfg = parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+    actions, truth = script_358(seed=2, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    layout = layout_for("358")
+    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
+    rendered = renderer.still(3)
+    knock = 0
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(6)
+            if sum(isinstance(a, Place) for a in first_trick[: first_trick.index(action) + 1]) == 2:
+                knock = len(rendered)
+        elif isinstance(action, Collect):
+            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
+            rendered += renderer.still(6)
+    away = 50
+    table = Table(cfg, hardware=False, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    events: list[Any] = []
+    submit = table.referee.submit
+
+    def seen(event: Any) -> None:  # what the tracker told the referee
+        events.append(event)
+        submit(event)
+
+    monkeypatch.setattr(table.referee, "submit", seen)
+    for press in (a for a in first_trick if isinstance(a, SeatButton)):
+        table.inputs.put(press)
+    recogniser = TruthRecogniser()
+
+    def frames() -> Any:
+        for k, r in enumerate(rendered):
+            if k == knock:  # onto the floor: nothing of the mat in view, nothing read
+                recogniser.current = None
+                floor = np.full_like(r.frame.image, (40, 60, 90))
+                for i in range(away):
+                    yield Frame(k + i, (k + i) / 10, floor)
+            recogniser.current = r.truth
+            yield dataclasses.replace(r.frame, index=r.frame.index + (away if k >= knock else 0))
+
+    table.run(
+        frames(),
+        recogniser=recogniser,
+        make_tracker=lambda cal: CardTracker(layout, cal),
+        calibrator=Calibrator(layout),
+    )
+    assert knock and [t.headline for t in heard.of(CameraTrouble)] == ["mat out of view", None]
+    placed = [str(e.card) for e in events if type(e).__name__ == "CardPlaced"]
+    cleared = [e for e in events if type(e).__name__ in ("ZoneCleared", "CardRemoved")]
+    plays = truth.session.hands[0].plays[:3]
+    assert placed == [str(c) for _s, c in plays], "each card of the trick once"
+    assert len(cleared) == 6, "the zones cleared once, when the trick was collected"
+    assert not heard.of(CardRejected)
+    record = json.loads(table.close().read_text())
+    assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays]
 
 
 def test_a_makao_table_reads_the_cards_played_again_after_a_new_stock(tmp_path: Path) -> None:

@@ -179,12 +179,18 @@ def test_makao_view_shows_pile_top_and_what_is_pending(
     page.wait_for_selector("#log >> text=Ben demands 7s", timeout=1_000)
     feed.publish_event("demand", {"seat": 0, "demand": "H"})  # an ace's: a suit letter, shown as its sign
     page.wait_for_selector("#log >> text=Ada demands ♥", timeout=1_000)
-    from controller.announcements import StockRenewed, payload
+    from controller.announcements import CameraTrouble, StockRenewed, payload
     from engine.cards import Card
 
     # the stock ran out: the referee's own payload, as the feed publishes it
     feed.publish_event("stock_renewed", payload(StockRenewed(seat=3, cards=30, top=Card.from_text("JD"))))
     page.wait_for_selector("#log >> text=Dot shuffles the pile under the J♦ into a new stock (30 cards)", timeout=1_000)
+    # the table's camera knocked off the mat and put back: spectators see why the game waits
+    knocked = CameraTrouble("knocked off the mat", "aim it at the whole mat (1 of its 4 corner markers in view)")
+    feed.publish_event("camera", payload(knocked))
+    page.wait_for_selector("#log >> text=Table camera: knocked off the mat", timeout=1_000)
+    feed.publish_event("camera", payload(CameraTrouble(None)))
+    page.wait_for_selector("#log >> text=Table camera sees the mat again", timeout=1_000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "spectator-phone-makao.png"), full_page=True)
     feed.close()

@@ -14,6 +14,7 @@ from vision.calibration import (
     CalibrationError,
     Calibrator,
     CalibratorSettings,
+    CameraFault,
     MarkersMissing,
     assess_image,
     calibrate,
@@ -466,3 +467,79 @@ def test_calibrate_waits_for_the_zones_to_clear_before_it_keeps_the_empty_mat(tm
     assert saved is not None and np.array_equal(saved, image)
     assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out), "--frames", "1"]) == 0
     assert "something lies in SEAT 2" in capsys.readouterr().out  # one frame allowed: the card was still there
+
+
+FELT = (60, 90, 120)
+
+
+@pytest.mark.parametrize(
+    ("view", "told"),
+    [
+        ("the floor", "mat out of view: aim the camera at the mat or clear its corners (0 of 4 markers in view)"),
+        ("one corner", "knocked off the mat: aim it at the whole mat (1 of its 4 corner markers in view)"),
+        (
+            "the top edge out",
+            "mat cut off: bring the whole mat into view (its top-left and top-right corners out of view)",
+        ),
+    ],
+)
+def test_the_players_are_told_when_a_knock_leaves_the_camera_short_of_the_mat_and_when_it_sees_it_again(
+    view: str, told: str
+) -> None:
+    """Knocked off the mat (onto the floor, or so far that one corner is left), the camera reads no card where it is
+    laid; knocked so that an edge of the mat is out of view, it reads on from the markers left but should be put
+    back. The table tells the players what to put right (:attr:`Calibrator.trouble`) once it has lasted longer than
+    an arm over the corners does, and stops as soon as the whole mat is in view again."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    assert calibrator.update(1, image) is None and calibrator.trouble is None
+    if view == "the floor":
+        knocked = np.full_like(image, FELT)
+    elif view == "one corner":
+        knocked, _ = _view(layout, [[x + 700, y + 450] for x, y in TILTED])
+        assert len(detect_markers(knocked)) == 1
+    else:
+        knocked, _ = _view(layout, [[x + 30, y - 95] for x, y in TILTED])
+        assert len(detect_markers(knocked)) == 2
+    wait = calibrator.settings.warn_frames
+    said: list[CameraFault | None] = []
+    for i in range(2, 2 + wait + 3):
+        calibrator.update(i, knocked)
+        said.append(calibrator.trouble)
+    assert said[: wait - 1] == [None] * (wait - 1), "an arm's stay over the corners is not told"
+    assert str(said[-1]) == told
+    calibrator.update(2 + wait + 3, image)  # the camera put back where it was
+    assert calibrator.trouble is None
+
+
+def test_a_hand_over_every_corner_for_a_moment_is_not_told() -> None:
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    covered = np.full_like(image, FELT)
+    frames = [image] + [covered] * (calibrator.settings.warn_frames - 2) + [image] * 40
+    for i, frame in enumerate(frames, start=1):
+        calibrator.update(i, frame)
+        assert calibrator.trouble is None, f"told at frame {i}"
+    assert calibrator.recalibrations == 0
+
+
+def test_a_camera_that_never_finds_the_mat_is_told_and_calibrates_when_it_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """At the start of a game the camera looks at the table without the mat in view: the table says so (once in the
+    log, on the board after ``warn_frames``), and calibrates as soon as the mat is in view."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout)
+    floor = np.full_like(image, FELT)
+    wait = calibrator.settings.warn_frames
+    with caplog.at_level(logging.WARNING, logger="vision.calibration"):
+        said = [calibrator.trouble for i in range(wait + 2) if calibrator.update(i, floor) is None]
+    assert said[0] is None and said[-1] == CameraFault(
+        "mat not found", "aim the camera at the whole mat (0 of its 4 corner markers in view)"
+    )
+    assert len([r for r in caplog.records if "mat markers not found" in r.getMessage()]) == 1, "logged once"
+    assert calibrator.update(wait + 2, image) is not None
+    assert calibrator.trouble is None

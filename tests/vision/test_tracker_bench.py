@@ -22,6 +22,21 @@ def test_bench_tracker_scores_a_makao_pile_read_by_the_stand_in(capsys: pytest.C
     assert report["zone_clears_expected"] == 1 and report["zone_clears_missed"] == 0
 
 
+def test_bench_tracker_reads_nothing_while_the_camera_is_off_the_mat(capsys: pytest.CaptureFixture[str]) -> None:
+    """Twice in the game the camera is knocked onto the floor for five seconds, two cards of a trick on the mat, and
+    put back: each card once, none false. Before the tracker was held while the calibrator could not see the mat,
+    the cards lying there were reported again when the camera came back (seed 0: 10H and 4S, JS and 9C)."""
+    status = main(
+        ["bench", "tracker", "--game", "358", "--hands", "1", "--seed", "0", "--look-away", "2", "--list-errors"]
+    )
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert status == 0, captured.err
+    assert report["looks_away"] == 2 and report["frames_held"] >= 100
+    assert report["played"] == 48 and report["confirmed_exactly_once"] == 48
+    assert report["false_events"] == 0 and report["zone_clears_missed"] == 0
+
+
 def test_bench_tracker_plays_a_pile_from_two_decks_each_copy_confirmed(capsys: pytest.CaptureFixture[str]) -> None:
     # seed 1's pile of 40 from two shuffled decks holds both copies of some faces; each is one card played
     status = main(["bench", "tracker", "--game", "makao", "--decks", "2", "--hands", "2", "--seed", "1"])

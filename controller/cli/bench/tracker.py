@@ -83,6 +83,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " the markers and hands the tracker each new calibration, as `cardtable run` does (default 0: the camera"
         " stays put, no calibrator)",
     )
+    parser.add_argument(
+        "--look-away",
+        type=in_range(int, 0, 20, "a number of times, 0..20"),
+        default=0,
+        metavar="N",
+        help=f"N times during the game, each just before a card is laid, the camera is knocked off the mat (onto the"
+        f" floor beside it) for {LOOK_AWAY_FRAMES} frames while the players wait, then put back where it was; the"
+        " table's calibrator watches, and the tracker reads no frame it cannot vouch for, as in `cardtable run`"
+        " (default 0)",
+    )
     parser.add_argument("--model-dir", help="onnx recogniser: folder of the models (default vision/models)")
     parser.add_argument("--design", help="card design for the faces (default: the committed demo deck)")
     parser.add_argument(
@@ -111,6 +121,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_retake_argument(parser, "the cards played, once settled,")
     add_nudge_argument(parser, "the cards played, once settled,")
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
+
+
+LOOK_AWAY_FRAMES = 50
+"""Frames a ``--look-away`` lasts: five seconds at 10 fps, longer than the calibrator waits to tell the players."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -194,6 +208,10 @@ def run(args: argparse.Namespace) -> int:
         dx, dy = target - offset
         offset = target
         bumps[places[(j + 1) * len(places) // (args.bump + 1)]] = (float(dx), float(dy), float(knocks.uniform(-3, 3)))
+    # the looks away: each just before a card is laid, spread over the game; two places on from an even spread, which
+    # in 3-5-8 falls at a trick's start, so that cards lie in the zones while the camera is away
+    spread = [(2 * j + 1) * len(places) // (2 * args.look_away) for j in range(args.look_away)]
+    aways = {places[min(k + 2, len(places) - 1)] for k in spread}
     # the pushes a pile's top card got (a trick card read again where it was pushed is the same card, no new one)
     pushes = sum(isinstance(a, Nudge) for a in actions) if args.game == "makao" else 0
     reader = onnx.read if onnx is not None and not args.no_outlines else None
@@ -204,23 +222,37 @@ def run(args: argparse.Namespace) -> int:
         tracker.set_empty_mat(empty)
     if args.relit:
         renderer.relight()  # ... seen under another light than the play
-    calibrator = Calibrator(layout, renderer.true_calibration()) if bumps else None
+    calibrator = Calibrator(layout, renderer.true_calibration()) if bumps or aways else None
     events: list[VisionEvent] = []
     track_ms: list[float] = []
     frames = frames_read = zones_read = 0
     started = time.perf_counter()
     render_s = recog_s = 0.0
+    held = 0
     for index, action in enumerate(actions):
         if index in bumps:
             renderer.bump(*bumps[index][:2], rotate_deg=bumps[index][2])
         t0 = time.perf_counter()
-        rendered_frames = renderer.apply(action)
+        if index in aways:  # off the mat and back, the players waiting
+            off = float(settings.size[0] + 200)
+            renderer.bump(off, 0.0)
+            rendered_frames = renderer.still(LOOK_AWAY_FRAMES)
+            renderer.bump(-off, 0.0)
+            rendered_frames += renderer.apply(action)
+        else:
+            rendered_frames = renderer.apply(action)
         render_s += time.perf_counter() - t0
         for rendered in rendered_frames:
             if calibrator is not None:
                 new = calibrator.update(rendered.frame.index, rendered.frame.image)
                 if new is not None:
                     tracker.set_calibration(new)
+                if not calibrator.sure:  # as `cardtable run`: a view it cannot vouch for is not the tracker's
+                    if onnx is None:
+                        truth_rec.detect_rendered(rendered)  # (the stand-in's draws stay in step)
+                    held += 1
+                    frames += 1
+                    continue
             t1 = time.perf_counter()
             dets = None  # zones at rest are not read (CardTracker.regions_to_read)
             wanted = tracker.regions_to_read(rendered.frame)
@@ -254,7 +286,9 @@ def run(args: argparse.Namespace) -> int:
         "nudge": args.nudge,
         "pushes": pushes,
         "pushes_followed": tracker.pushes_followed,
-        **({"bumps": len(bumps), "recalibrations": calibrator.recalibrations} if calibrator is not None else {}),
+        **({"bumps": len(bumps), "recalibrations": calibrator.recalibrations} if calibrator and bumps else {}),
+        **({"looks_away": len(aways)} if aways else {}),
+        **({"frames_held": held} if calibrator is not None else {}),
         "recogniser": args.recogniser if onnx is None else repr(onnx),
         "frames": frames,
         "frames_read": frames_read,
