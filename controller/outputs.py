@@ -109,6 +109,8 @@ class RingOutput:
             self.ring.hand_end()
         elif isinstance(announcement, GameOver):
             self.ring.idle()
+        elif isinstance(announcement, CameraTrouble):
+            self.ring.camera_fault(announcement.headline is not None)
 
     def close(self) -> None:
         self.ring.close()

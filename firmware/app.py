@@ -19,8 +19,8 @@ milliseconds. See docs/firmware-protocol.md for the messages.
 from firmware import framing
 from firmware import ring as leds
 
-PROTOCOL_VERSION = 1
-FIRMWARE_VERSION = "cardtable-ring 1.0"
+PROTOCOL_VERSION = 2
+FIRMWARE_VERSION = "cardtable-ring 1.1"
 
 # host -> ring
 T_HELLO = 0x01

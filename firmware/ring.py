@@ -10,6 +10,8 @@ Patterns (docs/firmware-protocol.md has the table):
 - violation: the seat's segment flashes red three times;
 - hand end: the seat colours rotate round the ring for a few seconds, then hold;
 - idle: a slow dim breathing;
+- camera fault (the camera cannot see the mat: nothing laid is read): the whole ring pulses violet, once a
+  second, over whatever it showed, until the camera sees the mat again; tricks and violations still flash over it;
 - host lost: amber blink on every segment boundary until the host talks again.
 """
 
@@ -20,7 +22,8 @@ OP_VIOLATION = 0x13
 OP_HAND_END = 0x14
 OP_IDLE = 0x15
 OP_BRIGHTNESS = 0x16
-OPS = (OP_SEATS, OP_TURN, OP_TRICK, OP_VIOLATION, OP_HAND_END, OP_IDLE, OP_BRIGHTNESS)
+OP_CAMERA = 0x17
+OPS = (OP_SEATS, OP_TURN, OP_TRICK, OP_VIOLATION, OP_HAND_END, OP_IDLE, OP_BRIGHTNESS, OP_CAMERA)
 SEATED = (OP_TURN, OP_TRICK, OP_VIOLATION)
 MAX_SEATS = 8
 
@@ -38,6 +41,7 @@ WHITE = (255, 255, 255)
 GOLD = (255, 170, 0)
 RED = (255, 0, 0)
 AMBER = (255, 90, 0)
+VIOLET = (140, 0, 255)
 OFF = (0, 0, 0)
 
 SWEEP_MS = 600
@@ -45,6 +49,7 @@ GLOW_MS = 900
 FLASH_MS = 150
 FLASHES = 3
 HAND_END_MS = 3000
+CAMERA_PULSE_MS = 1000
 
 
 try:  # MicroPython: wrap-around-safe millisecond arithmetic
@@ -79,6 +84,7 @@ class Ring:
         self.effect_at = 0
         self.mode_at = 0
         self.host_lost = False
+        self.camera_fault = False
         self.frame = [OFF] * pixels
         self.writes = 0
 
@@ -89,6 +95,8 @@ class Ring:
             return 0 <= arg < self.seats
         if op == OP_SEATS:
             return 1 <= arg <= MAX_SEATS
+        if op == OP_CAMERA:
+            return arg in (0, 1)
         return 0 <= arg <= 255
 
     def command(self, op: int, arg: int, now: int) -> None:
@@ -99,6 +107,8 @@ class Ring:
                 self.turn = -1
         elif op == OP_BRIGHTNESS:
             self.brightness = arg
+        elif op == OP_CAMERA:
+            self.camera_fault = arg == 1
         elif op == OP_TURN:
             self.mode = OP_TURN
             self.turn = arg
@@ -121,6 +131,10 @@ class Ring:
         return (self.offset + (seat + 0.5) * self.pixels / self.seats) % self.pixels
 
     def _base(self, i: int, seat: int, now: int) -> "tuple[int, int, int]":
+        if self.camera_fault:  # triangle wave over CAMERA_PULSE_MS, from dim to full
+            phase = now % CAMERA_PULSE_MS
+            half = CAMERA_PULSE_MS // 2
+            return _scale(VIOLET, 40 + (phase if phase < half else CAMERA_PULSE_MS - phase) * 215 // half)
         if self.mode == OP_TURN:
             return WHITE if seat == self.turn else _scale(SEAT_COLOURS[seat % 8], 40)
         if self.mode == OP_HAND_END:

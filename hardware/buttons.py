@@ -194,7 +194,8 @@ def parse_key(text: str, seats: int) -> tuple[int | None, Press]:
 
 
 class SeatLeds(Ring):
-    """One LED per seat on GPIO, as a small ``Ring``: the turn lit steady, winners and violations blink.
+    """One LED per seat on GPIO, as a small ``Ring``: the turn lit steady, winners and violations blink, and every
+    LED blinks slowly while the camera cannot see the mat.
 
     ``pwm=True`` uses ``PWMLED`` so brightness and the idle "breathing" work; plain ``LED`` otherwise
     (brightness then only switches between off and on). gpiozero's background blink threads do the
@@ -210,6 +211,7 @@ class SeatLeds(Ring):
         self._leds: list[LED | PWMLED] = []
         self._level = 1.0
         self._turn: int | None = None
+        self._camera_fault = False
         try:
             for pin in pins:
                 self._leds.append(PWMLED(pin) if pwm else LED(pin))
@@ -229,7 +231,7 @@ class SeatLeds(Ring):
         else:
             led.off()
 
-    def _blink(self, led: LED | PWMLED, on_s: float, off_s: float, n: int) -> None:
+    def _blink(self, led: LED | PWMLED, on_s: float, off_s: float, n: int | None) -> None:
         led.blink(on_time=on_s, off_time=off_s, n=n, background=True)
 
     def send(self, command: RingCommand) -> None:
@@ -241,10 +243,24 @@ class SeatLeds(Ring):
             return
         if op is RingOp.BRIGHTNESS:
             self._level = arg / 255
-            if self._turn is not None:
+            if self._turn is not None and not self._camera_fault:
                 self._on(self._leds[self._turn])
             return
         if op is RingOp.SEATS:
+            return
+        if op is RingOp.CAMERA:  # every seat's LED blinks slowly while the camera cannot see the mat
+            self._camera_fault = bool(arg)
+            for led in self._leds:
+                led.off()
+            if self._camera_fault:
+                for led in self._leds:
+                    self._blink(led, 0.2, 0.8, None)
+            elif self._turn is not None:
+                self._on(self._leds[self._turn])
+            return
+        if self._camera_fault:  # the slow blink stays; whose turn it is shows once the camera sees the mat again
+            if op is not RingOp.VIOLATION:
+                self._turn = arg if op is RingOp.TURN else None
             return
         for led in self._leds:
             led.off()

@@ -38,7 +38,7 @@ from hardware.ring import Ring, RingCommand, RingOp
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 UDEV_NAME = "/dev/cardtable-ring"
 PICO_VID = 0x2E8A
 BAUDRATE = 115200  # ignored by USB CDC, kept for real UARTs
@@ -381,7 +381,7 @@ class LinkRing(Ring):
             pending = [cmd for _, cmd in self._inflight]
             self._next_seq = (last + 1) & 0xFFFF
             self._inflight.clear()
-            restore = [self._restore[k] for k in ("seats", "brightness", "base") if k in self._restore]
+            restore = [self._restore[k] for k in ("seats", "brightness", "base", "camera") if k in self._restore]
             self._unsent.extendleft(reversed(restore + pending))
             log.info("ring link: firmware restarted; restoring %s", ", ".join(map(str, restore)))
         elif fresh:
@@ -400,6 +400,11 @@ class LinkRing(Ring):
             self._restore["brightness"] = command
         elif command.op in (RingOp.TURN, RingOp.IDLE, RingOp.HAND_END):
             self._restore["base"] = command
+        elif command.op is RingOp.CAMERA:  # a restarted firmware shows no fault: only a fault needs replaying
+            if command.arg:
+                self._restore["camera"] = command
+            else:
+                self._restore.pop("camera", None)
 
     def _serve(self) -> None:
         """Send, resend and ping until the connection breaks or the ring is closed."""

@@ -37,6 +37,7 @@ class RingOp(enum.IntEnum):
     HAND_END = 0x14
     IDLE = 0x15
     BRIGHTNESS = 0x16
+    CAMERA = 0x17
 
 
 _SEATED = {RingOp.TURN, RingOp.TRICK, RingOp.VIOLATION}
@@ -56,11 +57,15 @@ class RingCommand:
             raise ValueError(f"ring seats: count {self.arg!r} is not in 1..{MAX_SEATS}")
         if self.op is RingOp.BRIGHTNESS and not 0 <= self.arg <= 255:
             raise ValueError(f"ring brightness: {self.arg!r} is not in 0..255")
+        if self.op is RingOp.CAMERA and self.arg not in (0, 1):
+            raise ValueError(f"ring camera: {self.arg!r} is not 0 (sees the mat) or 1 (cannot)")
 
     def __str__(self) -> str:
         name = self.op.name.lower().replace("_", " ")
         if self.op in (RingOp.HAND_END, RingOp.IDLE):
             return name
+        if self.op is RingOp.CAMERA:
+            return "camera fault" if self.arg else "camera ok"
         return f"{name} {self.arg}"
 
 
@@ -98,6 +103,13 @@ class Ring(abc.ABC):
     def idle(self) -> None:
         """Slow breathing: no game in progress."""
         self.send(RingCommand(RingOp.IDLE))
+
+    def camera_fault(self, fault: bool) -> None:
+        """Pulse the whole ring violet while the camera cannot see the mat (nothing laid is read); stop (``False``)
+        when it sees it again.
+
+        Why on the ring: it is where the players look between cards, and an e-ink board may take 20 s to redraw."""
+        self.send(RingCommand(RingOp.CAMERA, 1 if fault else 0))
 
     def brightness(self, level: float) -> None:
         """Set overall brightness, ``0.0`` (off) to ``1.0`` (full)."""

@@ -38,6 +38,8 @@ class RingState:
     effect: str | None = None
     effect_seat: int | None = None
     brightness: int = 255
+    camera_fault: bool = False
+    """The camera cannot see the mat: the firmware pulses the whole ring violet over the rest."""
 
     def describe(self) -> str:
         parts = [f"{self.seats} seats", f"brightness {self.brightness * 100 // 255}%"]
@@ -47,6 +49,8 @@ class RingState:
             parts.insert(0, self.mode.replace("_", " "))
         if self.effect:
             parts.insert(1, f"{self.effect} at seat {self.effect_seat}")
+        if self.camera_fault:
+            parts.insert(0, "camera fault")
         return "ring: " + ", ".join(parts)
 
 
@@ -57,6 +61,8 @@ def apply(state: RingState, command: RingCommand) -> RingState:
         return replace(state, seats=arg)
     if op is RingOp.BRIGHTNESS:
         return replace(state, brightness=arg)
+    if op is RingOp.CAMERA:
+        return replace(state, camera_fault=bool(arg))
     if op is RingOp.TURN:
         return replace(state, mode="turn", turn=arg, effect=None, effect_seat=None)
     if op is RingOp.TRICK:
@@ -144,6 +150,8 @@ def pixel_colours(state: RingState, pixels: int) -> list[tuple[int, int, int]]:
             colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         elif state.mode == "turn" and seat == state.turn:
             colour = (255, 255, 255)
+        if state.camera_fault:
+            colour = (140, 0, 255)
         if state.effect_seat == seat and state.effect == "trick":
             colour = (255, 200, 0)
         elif state.effect_seat == seat and state.effect == "violation":
@@ -165,5 +173,6 @@ def render_ring(state: RingState, pixels: int = 24, size: int = 240) -> Image:
         x, y = centre + radius * math.cos(angle), centre + radius * math.sin(angle)
         draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour, outline=(60, 60, 60))
     label = state.mode.replace("_", " ") if state.mode != "turn" else f"turn {state.turn}"
+    label = "camera fault" if state.camera_fault else label
     draw.text((centre, centre), label, fill=(220, 220, 220), anchor="mm")
     return image

@@ -54,6 +54,16 @@ def test_ring_shows_turns_and_sweeps_to_the_trick_winner() -> None:
     assert ops[-1] == (RingOp.TRICK, 2)  # Cem trumped with 2H
 
 
+def test_ring_pulses_while_the_camera_cannot_see_the_mat() -> None:
+    ring = SimulatedRing(stream=None)
+    output = RingOutput(ring, 3)
+    output.announce(CameraTrouble("knocked off the mat", "aim it at the whole mat (1 of its 4 markers in view)"))
+    assert ring.state.camera_fault
+    output.announce(CameraTrouble(None))
+    assert [(cmd.op, cmd.arg) for _t, cmd in ring.applied][-2:] == [(RingOp.CAMERA, 1), (RingOp.CAMERA, 0)]
+    assert not ring.state.camera_fault
+
+
 def test_feed_gets_public_events_and_state_but_no_button_prompts() -> None:
     feed = FakeFeed()
     play_a_trick([FeedOutput(feed)])

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from firmware import _fakes, framing
+from firmware.app import PROTOCOL_VERSION
 
 
 class MemPort:
@@ -56,7 +57,7 @@ def test_boot_disables_ctrl_c_starts_the_watchdog_and_the_loop_feeds_it(pico: An
 def test_a_ctrl_c_byte_inside_a_frame_is_just_data(pico: Any) -> None:
     port = MemPort()
     app = pico.main(port=port, forever=False)
-    session = bytes([1]) + (3).to_bytes(4, "big") + (3).to_bytes(2, "big")  # next seq 3: 0x03 bytes
+    session = bytes([PROTOCOL_VERSION]) + (3).to_bytes(4, "big") + (3).to_bytes(2, "big")  # next seq 3: 0x03 bytes
     port.inbox += framing.encode(0x01, 3, session) + framing.encode(0x11, 3, b"\x03")
     app.poll()
     assert app.applied == 1 and app.ring.turn == 3

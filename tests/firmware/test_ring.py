@@ -100,3 +100,26 @@ def test_bad_arguments_are_rejected_by_valid() -> None:
     assert ring.valid(leds.OP_TURN, 2) and not ring.valid(leds.OP_TURN, 3)
     assert not ring.valid(leds.OP_SEATS, 0) and not ring.valid(leds.OP_SEATS, 9)
     assert not ring.valid(0x42, 0)
+
+
+def test_a_camera_fault_pulses_the_whole_ring_violet_over_the_turn_until_the_camera_sees_the_mat() -> None:
+    """Nothing laid is read while the camera cannot see the mat: the whole ring says so, a trick's sweep still shows
+    over it, and whose turn it was comes back when the fault is cleared."""
+    ring, strip = make()
+    ring.command(leds.OP_TURN, 1, 0)
+    ring.command(leds.OP_CAMERA, 1, 0)
+    levels = set()
+    for t in range(0, leds.CAMERA_PULSE_MS, 50):
+        ring.render(t)
+        assert len(set(strip.shown)) == 1, f"the whole ring alike at {t} ms"
+        colour = strip.shown[0]
+        assert colour[1] == 0 and colour[2] > colour[0] > 0, f"violet at {t} ms, not {colour}"
+        levels.add(colour[2])
+    assert max(levels) - min(levels) > 150, "it pulses"
+    ring.command(leds.OP_TRICK, 2, 2000)
+    ring.render(2000 + leds.SWEEP_MS + 100)
+    assert lit(strip, leds.GOLD) == set(range(12, 18)), "the trick's winner still shows"
+    ring.command(leds.OP_CAMERA, 0, 4000)
+    ring.render(4000)
+    assert lit(strip, leds.WHITE) == set(range(6, 12)), "seat 1's turn again"
+    assert ring.valid(leds.OP_CAMERA, 1) and not ring.valid(leds.OP_CAMERA, 2)

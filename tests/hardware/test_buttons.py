@@ -234,6 +234,20 @@ def test_seat_leds_show_the_turn_and_blink_the_winner(pwm_factory: MockFactory) 
         leds.send(RingCommand(RingOp.TURN, 5))  # no LED for seat 5: logged, not raised
 
 
+def test_seat_leds_all_blink_while_the_camera_cannot_see_the_mat_then_show_the_turn(pwm_factory: MockFactory) -> None:
+    with SeatLeds([17, 27, 22], pwm=True) as leds:
+        pins = [pwm_factory.pin(p) for p in (17, 27, 22)]
+        leds.show_turn(1)
+        leds.camera_fault(True)
+        for pin in pins:
+            pin.clear_states()
+        wait_until(lambda: all(any(s.state > 0 for s in p.states) for p in pins), what="every seat's LED to blink")
+        wait_until(lambda: all(any(s.state == 0 for s in p.states) for p in pins), what="... and go dark between")
+        leds.show_turn(2)  # the next turn while the camera cannot see: the blink stays
+        leds.camera_fault(False)
+        wait_until(lambda: [p.state for p in pins] == [0, 0, 1], what="seat 2's turn once the camera sees the mat")
+
+
 def test_seat_leds_are_a_ring_backend_by_config(pwm_factory: MockFactory) -> None:
     with ring_from_config("gpio:4, 12,16") as leds:
         leds.show_turn(2)

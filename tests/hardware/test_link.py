@@ -110,6 +110,35 @@ def test_firmware_restart_gets_the_last_look_replayed_then_the_rest(pico: PtyPic
     assert pico.app.ring.seats == 3 and pico.app.ring.turn == 1
 
 
+def test_firmware_restart_during_a_camera_fault_shows_the_fault_again(pico: PtyPico) -> None:
+    """A Pico that restarts (a brown-out) while the camera cannot see the mat would show the turn as if all were
+    well: the host replays the fault with the last look; a fault already cleared is not replayed."""
+    with LinkRing(str(pico.path)) as ring:
+        ring.set_seats(3)
+        ring.show_turn(1)
+        ring.camera_fault(True)
+        assert ring.wait_idle(10)
+        pico.restart()
+        ring.trick_won(2)
+        assert ring.wait_idle(10)
+        wait_until(lambda: len(pico.applied) >= 7, what="the replay and the new command")
+        assert applied_commands(pico)[3:] == [
+            RingCommand(RingOp.SEATS, 3),
+            RingCommand(RingOp.TURN, 1),
+            RingCommand(RingOp.CAMERA, 1),
+            RingCommand(RingOp.TRICK, 2),
+        ]
+        assert pico.app.ring.camera_fault
+        ring.camera_fault(False)
+        assert ring.wait_idle(10)
+        pico.restart()
+        ring.show_turn(2)
+        assert ring.wait_idle(10)
+        wait_until(lambda: pico.app.ring.turn == 2, what="the turn after the second restart")
+    assert not pico.app.ring.camera_fault
+    assert RingCommand(RingOp.CAMERA, 1) not in applied_commands(pico)[8:]
+
+
 def test_host_lost_pattern_after_silence_and_recovery_when_the_host_returns(tmp_path: Path) -> None:
     with PtyPico(tmp_path / "ring", host_lost_ms=300) as pico:
         ring = LinkRing(str(pico.path))
@@ -134,13 +163,13 @@ def test_heartbeats_keep_a_quiet_table_from_looking_host_lost(tmp_path: Path) ->
 def test_protocol_version_mismatch_is_logged_and_never_raised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(firmware_app, "PROTOCOL_VERSION", 2)
+    monkeypatch.setattr(firmware_app, "PROTOCOL_VERSION", 3)
     with PtyPico(tmp_path / "ring") as pico, LinkRing(str(pico.path)) as ring:
         ring.show_turn(1)
         wait_until(lambda: ring.stats().incompatible, what="the version nack")
         assert not ring.wait_connected(0.2)
         assert pico.applied == []
-    assert any("protocol v2" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
+    assert any("protocol v3" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
 
 
 def test_no_pico_at_all_queues_bounded_and_never_raises() -> None:

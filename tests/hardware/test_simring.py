@@ -79,3 +79,17 @@ def test_caller_bugs_are_value_errors_naming_the_value() -> None:
         ring.brightness(1.5)
     with pytest.raises(ValueError, match="count 0"):
         ring.set_seats(0)
+
+
+def test_a_camera_fault_shows_on_every_led_and_in_the_line() -> None:
+    stream = io.StringIO()
+    ring = SimulatedRing(stream=stream)
+    ring.set_seats(4)
+    ring.show_turn(1)
+    ring.camera_fault(True)
+    assert set(pixel_colours(ring.state, 24)) == {(140, 0, 255)}
+    assert stream.getvalue().splitlines()[-1].startswith("ring: camera fault, turn: seat 1")
+    ring.camera_fault(False)
+    assert pixel_colours(ring.state, 24)[6:12] == [(255, 255, 255)] * 6
+    with pytest.raises(ValueError, match="ring camera: 2"):
+        RingCommand(RingOp.CAMERA, 2)
