@@ -84,6 +84,33 @@ def test_a_configured_table_referees_frames_and_writes_the_record(tmp_path: Path
     assert list((tmp_path / "eink").glob("*.png")), "the e-ink board drew nothing"
 
 
+def _journalled(tmp_path: Path) -> Any:
+    return parse_config(
+        {
+            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
+            "records": {"dir": str(tmp_path / "records")},
+        }
+    )
+
+
+def _first_trick_filmed() -> tuple[list[Any], Any, list[Any], list[int]]:
+    """The first trick of 3-5-8 seed 2 drawn by the renderer: its actions (the contract's presses first), the bots'
+    game, the frames, and the frame just after each card has settled."""
+    actions, truth = script_358(seed=2, hands=1)
+    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    renderer = TableRenderer(layout_for("358"), RenderSettings(), seed=2, design=available_designs()[0])
+    rendered = renderer.still(3)
+    settled = []
+    for action in first_trick:
+        if isinstance(action, Place):
+            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(6)
+            settled.append(len(rendered))
+        elif isinstance(action, Collect):
+            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
+            rendered += renderer.still(6)
+    return first_trick, truth, rendered, settled
+
+
 def test_a_camera_that_does_not_see_the_mat_is_told_on_the_board_until_it_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,23 +122,9 @@ def test_a_camera_that_does_not_see_the_mat_is_told_on_the_board_until_it_does(
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(str(tmp_path / "notify.sock"))
     monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify.sock"))
-    cfg = parse_config(
-        {
-            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-            "records": {"dir": str(tmp_path / "records")},
-        }
-    )
-    actions, truth = script_358(seed=2, hands=1)
-    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    cfg = _journalled(tmp_path)
+    first_trick, truth, rendered, _settled = _first_trick_filmed()
     layout = layout_for("358")
-    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
-    rendered = renderer.still(3)
-    for action in first_trick:
-        if isinstance(action, Place):
-            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(4)
-        elif isinstance(action, Collect):
-            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
-            rendered += renderer.still(6)
     bare = 30
     table = Table(cfg, hardware=False, feed=False, printer=False)
     heard = ListOutput()
@@ -163,26 +176,10 @@ def test_a_camera_knocked_off_the_mat_mid_trick_and_put_back_reports_nothing_fal
     """Two cards of the first trick lie on the mat when the camera is knocked onto the floor for five seconds, then
     put back. The table tells the players, reads nothing while it cannot see the mat, and the trick goes on as
     played: before, the tracker took the floor for the zones emptied and then the same two cards laid again."""
-    cfg = parse_config(
-        {
-            "journal": {"path": str(tmp_path / "journal.jsonl"), "fsync": False},
-            "records": {"dir": str(tmp_path / "records")},
-        }
-    )
-    actions, truth = script_358(seed=2, hands=1)
-    first_trick = actions[: actions.index(next(a for a in actions if isinstance(a, Collect))) + 1]
+    cfg = _journalled(tmp_path)
+    first_trick, truth, rendered, settled = _first_trick_filmed()
     layout = layout_for("358")
-    renderer = TableRenderer(layout, RenderSettings(), seed=2, design=available_designs()[0])
-    rendered = renderer.still(3)
-    knock = 0
-    for action in first_trick:
-        if isinstance(action, Place):
-            rendered += renderer.apply(RPlace(action.card, action.where, seat=action.seat)) + renderer.still(6)
-            if sum(isinstance(a, Place) for a in first_trick[: first_trick.index(action) + 1]) == 2:
-                knock = len(rendered)
-        elif isinstance(action, Collect):
-            rendered += renderer.apply(RCollect(tuple(f"seat{s}" for s in action.seats), seat=action.winner))
-            rendered += renderer.still(6)
+    knock = settled[1]  # the second card has settled
     away = 50
     table = Table(cfg, hardware=False, feed=False, printer=False)
     heard = ListOutput()

@@ -91,52 +91,30 @@ def test_10000_commands_1pct_corrupt_20_replugs_all_applied_once_in_order(tmp_pa
     assert figures["corrupted_in"] >= 50 and figures["corrupted_out"] >= 50
 
 
-def test_firmware_restart_gets_the_last_look_replayed_then_the_rest(pico: PtyPico) -> None:
+@pytest.mark.parametrize("fault", [False, True])
+def test_firmware_restart_gets_the_last_look_replayed_then_the_rest(pico: PtyPico, fault: bool) -> None:
+    """``fault``: the Pico restarts (a brown-out) while the camera cannot see the mat; the replay shows the fault
+    again, where the turn alone would look as if all were well. A fault already cleared is not replayed."""
+    look = [RingCommand(RingOp.SEATS, 3), RingCommand(RingOp.BRIGHTNESS, 128), RingCommand(RingOp.TURN, 1)]
+    look += [RingCommand(RingOp.CAMERA, 1)] if fault else []
     with LinkRing(str(pico.path)) as ring:
-        ring.set_seats(3)
-        ring.brightness(0.5)
-        ring.show_turn(1)
+        for command in look:
+            ring.send(command)
         assert ring.wait_idle(10)
         pico.restart()
         ring.trick_won(2)
         assert ring.wait_idle(10)
-        wait_until(lambda: len(pico.applied) >= 7, what="the replay and the new command")
-    assert applied_commands(pico)[3:] == [
-        RingCommand(RingOp.SEATS, 3),
-        RingCommand(RingOp.BRIGHTNESS, 128),
-        RingCommand(RingOp.TURN, 1),
-        RingCommand(RingOp.TRICK, 2),
-    ]
-    assert pico.app.ring.seats == 3 and pico.app.ring.turn == 1
-
-
-def test_firmware_restart_during_a_camera_fault_shows_the_fault_again(pico: PtyPico) -> None:
-    """A Pico that restarts (a brown-out) while the camera cannot see the mat would show the turn as if all were
-    well: the host replays the fault with the last look; a fault already cleared is not replayed."""
-    with LinkRing(str(pico.path)) as ring:
-        ring.set_seats(3)
-        ring.show_turn(1)
-        ring.camera_fault(True)
-        assert ring.wait_idle(10)
-        pico.restart()
-        ring.trick_won(2)
-        assert ring.wait_idle(10)
-        wait_until(lambda: len(pico.applied) >= 7, what="the replay and the new command")
-        assert applied_commands(pico)[3:] == [
-            RingCommand(RingOp.SEATS, 3),
-            RingCommand(RingOp.TURN, 1),
-            RingCommand(RingOp.CAMERA, 1),
-            RingCommand(RingOp.TRICK, 2),
-        ]
-        assert pico.app.ring.camera_fault
+        wait_until(lambda: len(pico.applied) >= 2 * len(look) + 1, what="the replay and the new command")
+        assert applied_commands(pico)[len(look) :] == [*look, RingCommand(RingOp.TRICK, 2)]
+        assert pico.app.ring.seats == 3 and pico.app.ring.turn == 1 and pico.app.ring.camera_fault is fault
         ring.camera_fault(False)
         assert ring.wait_idle(10)
         pico.restart()
         ring.show_turn(2)
         assert ring.wait_idle(10)
-        wait_until(lambda: pico.app.ring.turn == 2, what="the turn after the second restart")
+        wait_until(lambda: pico.app.ring.turn == 2, what="the turn after a second restart")
     assert not pico.app.ring.camera_fault
-    assert RingCommand(RingOp.CAMERA, 1) not in applied_commands(pico)[8:]
+    assert RingCommand(RingOp.CAMERA, 1) not in applied_commands(pico)[2 * len(look) + 2 :]
 
 
 def test_host_lost_pattern_after_silence_and_recovery_when_the_host_returns(tmp_path: Path) -> None:
