@@ -47,6 +47,17 @@ __all__ = ["Table", "build_referee", "save_record"]
 log = logging.getLogger(__name__)
 
 
+def _source_fault(status: str) -> CameraFault | None:
+    """What a frame source's ``status`` (vision.sources.FrameSource) tells the players, if anything."""
+    from vision.calibration import CameraFault
+
+    if status == "reconnecting":
+        return CameraFault("disconnected", "check its cable (the table is reconnecting)")
+    if status == "lost":
+        return CameraFault("lost", "check its cable; the table stops, and its service starts it again")
+    return None
+
+
 def _now() -> str:
     """A game's start time as records name it (UTC, to the second)."""
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -256,6 +267,8 @@ class Table:
         if calibration is not None:
             calibrator.calibration = calibration
         frames = 0
+        if hasattr(source, "on_status"):  # a camera that drops out: told while it reconnects, not after
+            source.on_status = lambda status: self._tell_camera(_source_fault(status) or calibrator.trouble)
         self.notifier.ready(f"refereeing table {self.cfg.table.id}")
         for frame in source:
             self.notifier.ping()

@@ -93,6 +93,19 @@ def _journalled(tmp_path: Path) -> Any:
     )
 
 
+def _watched_table(tmp_path: Path, first_trick: list[Any]) -> tuple[Table, ListOutput, RecordingBoard]:
+    """A table with its journal under ``tmp_path``, what it announces and what its board shows kept, and the first
+    trick's presses (the contract) waiting on its queue."""
+    table = Table(_journalled(tmp_path), hardware=False, feed=False, printer=False)
+    heard = ListOutput()
+    table.announcer.add(heard)
+    board = RecordingBoard()
+    table.announcer.add(DisplayOutput(board))
+    for press in (a for a in first_trick if isinstance(a, SeatButton)):
+        table.inputs.put(press)
+    return table, heard, board
+
+
 def _first_trick_filmed() -> tuple[list[Any], Any, list[Any], list[int]]:
     """The first trick of 3-5-8 seed 2 drawn by the renderer: its actions (the contract's presses first), the bots'
     game, the frames, and the frame just after each card has settled."""
@@ -122,17 +135,10 @@ def test_a_camera_that_does_not_see_the_mat_is_told_on_the_board_until_it_does(
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(str(tmp_path / "notify.sock"))
     monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify.sock"))
-    cfg = _journalled(tmp_path)
     first_trick, truth, rendered, _settled = _first_trick_filmed()
     layout = layout_for("358")
     bare = 30
-    table = Table(cfg, hardware=False, feed=False, printer=False)
-    heard = ListOutput()
-    table.announcer.add(heard)
-    board = RecordingBoard()
-    table.announcer.add(DisplayOutput(board))
-    for press in (a for a in first_trick if isinstance(a, SeatButton)):
-        table.inputs.put(press)
+    table, heard, board = _watched_table(tmp_path, first_trick)
     recogniser = TruthRecogniser()
 
     def frames() -> Any:
@@ -176,14 +182,11 @@ def test_a_camera_knocked_off_the_mat_mid_trick_and_put_back_reports_nothing_fal
     """Two cards of the first trick lie on the mat when the camera is knocked onto the floor for five seconds, then
     put back. The table tells the players, reads nothing while it cannot see the mat, and the trick goes on as
     played: before, the tracker took the floor for the zones emptied and then the same two cards laid again."""
-    cfg = _journalled(tmp_path)
     first_trick, truth, rendered, settled = _first_trick_filmed()
     layout = layout_for("358")
     knock = settled[1]  # the second card has settled
     away = 50
-    table = Table(cfg, hardware=False, feed=False, printer=False)
-    heard = ListOutput()
-    table.announcer.add(heard)
+    table, heard, _board = _watched_table(tmp_path, first_trick)
     events: list[Any] = []
     submit = table.referee.submit
 
@@ -192,8 +195,6 @@ def test_a_camera_knocked_off_the_mat_mid_trick_and_put_back_reports_nothing_fal
         submit(event)
 
     monkeypatch.setattr(table.referee, "submit", seen)
-    for press in (a for a in first_trick if isinstance(a, SeatButton)):
-        table.inputs.put(press)
     recogniser = TruthRecogniser()
 
     def frames() -> Any:
@@ -221,6 +222,76 @@ def test_a_camera_knocked_off_the_mat_mid_trick_and_put_back_reports_nothing_fal
     assert not heard.of(CardRejected)
     record = json.loads(table.close().read_text())
     assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in plays]
+
+
+def test_a_usb_camera_that_drops_out_is_told_while_it_reconnects_and_when_it_is_lost(tmp_path: Path) -> None:
+    """The camera's cable is knocked loose after the first card: the table is blocked for as long as the camera
+    takes to come back, so it tells the players as the dropout starts (board, ring), says when the camera is back,
+    referees the trick as ever, and says the camera is lost when it does not come back (the service then starts the
+    table again, and the journal resumes the game)."""
+    from vision.sources import OpenCVSource
+
+    first_trick, truth, rendered, settled = _first_trick_filmed()
+    layout = layout_for("358")
+    table, heard, board = _watched_table(tmp_path, first_trick)
+    images = iter(rendered)
+    truths: dict[int, Any] = {}
+    boards_while_away: list[str] = []
+
+    class Cable:
+        """A USB camera showing the rendered frames, whose read after the first card's settling fails once."""
+
+        def __init__(self) -> None:
+            self.reads = 0
+
+        def isOpened(self) -> bool:
+            return True
+
+        def read(self) -> tuple[bool, Any]:
+            self.reads += 1
+            if len(truths) == settled[0] and self.reads > 1:
+                return False, None  # pulled out
+            r = next(images, None)
+            if r is None:
+                return False, None
+            truths[id(r.frame.image)] = r.truth
+            return True, r.frame.image
+
+        def get(self, prop: int) -> float:
+            return 0.0
+
+        def set(self, prop: int, value: float) -> bool:
+            return False
+
+        def release(self) -> None:
+            pass
+
+    opened = [0]
+
+    def plug(target: Any) -> Any:
+        opened[0] += 1
+        if opened[0] > 1:  # plugged in again, while the table waits
+            boards_while_away.append(board.views[-1].message)
+        if opened[0] > 2:  # after the first trick: the cable gone for good
+            raise OSError("no camera")
+        return Cable()
+
+    class Reader(TruthRecogniser):
+        def detect(self, image: Any, *args: Any, **kwargs: Any) -> Any:
+            self.current = truths[id(image)]
+            return super().detect(image, *args, **kwargs)
+
+    source = OpenCVSource(0, capture_factory=plug, sleep=lambda s: None, max_reconnects=2)
+    recogniser = Reader()
+    table.run(
+        source, recogniser=recogniser, make_tracker=lambda cal: CardTracker(layout, cal), calibrator=Calibrator(layout)
+    )
+    told = [t.headline for t in heard.of(CameraTrouble)]
+    assert told == ["disconnected", None, "disconnected", "lost"], told
+    assert set(boards_while_away) == {"Camera: disconnected"}, "the board says it while the table waits for the camera"
+    assert board.views[-1].message == "Camera: lost"
+    record = json.loads(table.close().read_text())
+    assert record["hands"][0]["plays"] == [{"seat": s, "card": str(c)} for s, c in truth.session.hands[0].plays[:3]]
 
 
 def test_a_makao_table_reads_the_cards_played_again_after_a_new_stock(tmp_path: Path) -> None:

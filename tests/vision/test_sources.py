@@ -55,6 +55,28 @@ def test_usb_dropout_is_logged_and_reconnected(caplog):
     assert "camera lost after 2 reconnect attempts" in caplog.text
 
 
+def test_a_listener_hears_the_dropout_while_the_camera_reconnects_not_after() -> None:
+    """The table is blocked in the source while it reconnects (no frame for up to half a minute): it must hear of the
+    dropout as it starts, to tell the players; a listener that fails does not stop the frames."""
+    FakeCapture.opened = 0
+    caps = [FakeCapture(fail={3}, frames=10), FakeCapture(frames=2)]
+    heard: list[tuple[str, int]] = []
+    source = OpenCVSource(0, capture_factory=lambda target: caps.pop(0), sleep=lambda s: None, max_reconnects=2)
+    source.on_status = lambda status: heard.append((status, source.dropouts))
+    frames = list(source)
+    assert heard == [("reconnecting", 1), ("ok", 1), ("reconnecting", 2), ("lost", 2)]
+    assert len(frames) == 4
+
+    def broken(status: str) -> None:
+        raise RuntimeError("a broken board")
+
+    FakeCapture.opened = 0
+    caps = [FakeCapture(fail={3}, frames=5), FakeCapture(frames=2)]
+    source = OpenCVSource(0, capture_factory=lambda target: caps.pop(0), sleep=lambda s: None, max_reconnects=1)
+    source.on_status = broken
+    assert len(list(source)) == 4
+
+
 def test_camera_that_never_opens_is_a_clear_error():
     class Closed(FakeCapture):
         def isOpened(self):

@@ -8,7 +8,7 @@ folder of photos, a Pi camera or the synthetic renderer through the same few lin
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -40,14 +40,30 @@ class FrameSource:
 
     ``status`` is ``"ok"``, ``"reconnecting"``, ``"ended"`` or ``"lost"`` (gave up after dropouts);
     ``dropouts`` counts failed reads, so the controller can show a camera problem instead of silence.
+    ``on_status``, when set, is called with each new status as it changes: from inside the iteration, so a table
+    blocked while a camera reconnects (up to half a minute with no frame) can tell its players at once.
     """
 
     name: str = "source"
 
     def __init__(self) -> None:
-        self.status = "ok"
+        self._status = "ok"
+        self.on_status: Callable[[str], None] | None = None
         self.dropouts = 0
         self.closed = False
+
+    @property
+    def status(self) -> str:
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        changed, self._status = value != self._status, value
+        if changed and self.on_status is not None:
+            try:
+                self.on_status(value)
+            except Exception:  # a listener's fault must not stop the frames
+                log.exception("%s: the status listener failed on %r", self.name, value)
 
     def frames(self) -> Iterator[Frame]:
         raise NotImplementedError
