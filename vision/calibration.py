@@ -331,15 +331,18 @@ class Calibrator:
         zones cleared) and then laid again, false events a referee cannot tell from play."""
         if self.calibration is None or self._drifted > 0:
             return False
-        return self._problem is None or self._problem[0] not in ("knocked off the mat", "mat out of view")
+        return self._problem is None or self._problem[0] not in ("knocked off the mat", "mat out of view", "too dark")
 
-    def _assess(self, index: int, found: dict[int, np.ndarray]) -> None:
+    def _assess(self, index: int, found: dict[int, np.ndarray], image: np.ndarray) -> None:
         """After a check: what is wrong with the view of the mat now, worst first (:attr:`trouble`)."""
         total = len(self.layout.markers)
         seen = sum(marker.id in found for marker in self.layout.markers)
         hidden = [MARKER_CORNER_NAMES.get(m.id, str(m.id)) for m in self.layout.markers if m.id not in found]
+        level = float(image.mean()) if seen == 0 else 255.0
         problem: tuple[str, str] | None
-        if self.calibration is None:
+        if level < DARK_LEVEL:  # the markers are found down to a mean level of about 6 (docs: the room's lamp off)
+            problem = ("too dark", f"turn on the light over the mat (the picture's mean level is {level:.0f} of 255)")
+        elif self.calibration is None:
             problem = (
                 "mat not found",
                 f"aim the camera at the whole mat ({seen} of its {total} corner markers in view)",
@@ -391,7 +394,7 @@ class Calibrator:
         found = detect_markers(image)
         self.checks += 1
         new = self._check(image, found)
-        self._assess(index, found)
+        self._assess(index, found, image)
         return new
 
     def _check(self, image: np.ndarray, found: dict[int, np.ndarray]) -> Calibration | None:
@@ -528,6 +531,12 @@ class Calibrator:
         """Median distance in pixels between the markers seen now and where the calibration puts them."""
         assert self.calibration is not None
         return marker_drift(found, self.calibration, self.layout)
+
+
+DARK_LEVEL: Final = 15.0
+"""A picture darker than this on average (0-255), with no marker found in it, is the room's light gone: the players
+are told to turn it on rather than to aim the camera. The markers of a synthetic mat are still found at a mean
+level of about 6 (the picture scaled down, noise over it), so this is never said of a dim room the table reads."""
 
 
 FOLLOW_ERROR_MM: Final = 2.0

@@ -513,6 +513,29 @@ def test_the_players_are_told_when_a_knock_leaves_the_camera_short_of_the_mat_an
     assert calibrator.trouble is None
 
 
+def test_the_light_going_out_is_told_as_such_and_nothing_is_read_in_the_dark() -> None:
+    """Someone switches the room's light off mid-game: no marker is found, and the players are told to turn the
+    light on (not to aim the camera); a dim room whose markers are still found is not told anything."""
+    layout = layout_for("358")
+    image, _ = _view(layout, TILTED)
+    calibrator = Calibrator(layout, calibrate(image, layout))
+    rng = np.random.default_rng(0)
+    dim = np.clip(image * 0.15 + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+    dark = np.clip(image * 0.03 + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+    assert len(detect_markers(dim)) == 4 and not detect_markers(dark)
+    for i in range(1, 40):
+        calibrator.update(i, dim)
+    assert calibrator.trouble is None and calibrator.sure
+    settings = calibrator.settings
+    for i in range(40, 40 + settings.check_every + settings.warn_frames + 2):  # (the markers' pattern stays: no
+        calibrator.update(i, dark)  # check before one is due)
+    assert not calibrator.sure
+    fault = calibrator.trouble
+    assert fault is not None and fault.headline == "too dark" and fault.advice.startswith("turn on the light")
+    calibrator.update(200, image)
+    assert calibrator.trouble is None and calibrator.sure
+
+
 def test_a_hand_over_every_corner_for_a_moment_is_not_told() -> None:
     layout = layout_for("358")
     image, _ = _view(layout, TILTED)
