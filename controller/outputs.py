@@ -139,8 +139,13 @@ class FeedOutput:
         self.feed = feed
         self.published = 0
         self.on_publish: Callable[[Announcement], None] | None = None
+        self.camera: str | None = None
+        """What keeps the table's camera from seeing the mat (:class:`CameraTrouble`'s headline): in each snapshot
+        while it lasts, so a spectator who opens the page then sees why the game waits (events are not retained)."""
 
     def announce(self, announcement: Announcement) -> None:
+        if isinstance(announcement, CameraTrouble):
+            self.camera = announcement.headline
         if announcement.kind in TABLE_ONLY:
             return
         self.feed.publish_event(announcement.kind, payload(announcement))
@@ -149,7 +154,10 @@ class FeedOutput:
             self.on_publish(announcement)
 
     def show(self, state: TableState) -> None:
-        self.feed.publish_state(state.to_dict())
+        snapshot = state.to_dict()
+        if self.camera is not None:
+            snapshot["camera"] = self.camera
+        self.feed.publish_state(snapshot)
 
     def close(self) -> None:
         self.feed.close()

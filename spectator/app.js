@@ -114,6 +114,9 @@
     const v = view;
     const player = (seat) => (v.players || []).find((p) => p.seat === seat);
     switch (ev.type) {
+      case "camera":
+        v.camera = d.headline || null;
+        break;
       case "hand_started":
         v.trick = { number: 1, cards: [] };
         v.hand = Object.assign({}, v.hand, { number: d.hand });
@@ -213,6 +216,7 @@
         totals: st.totals && st.totals.length ? st.totals : null },
       violations: (st.violations || []).map((x) => (typeof x === "string" ? { text: x } : x)),
       over: st.game_over ? { text: st.message || "Game over" } : null,
+      camera: st.camera || null,  // the table's camera cannot see the mat: what it says (the referee waits)
       zeroBased: true,
     };
     if (makao) {
@@ -278,6 +282,9 @@
       contract.hidden = true;
     }
     $("message").textContent = v.message || (v.turn != null ? `${playerName(v.turn)} to play` : "");
+    const camera = $("camera");
+    camera.hidden = !v.camera;
+    camera.textContent = v.camera ? `Table camera: ${v.camera}. Cards laid now are not seen until it is put right.` : "";
 
     // seats
     const seats = $("seats");

@@ -64,6 +64,23 @@ def test_ring_pulses_while_the_camera_cannot_see_the_mat() -> None:
     assert not ring.state.camera_fault
 
 
+def test_feed_snapshots_say_the_camera_cannot_see_the_mat_while_it_lasts() -> None:
+    """Events are not retained: a spectator who opens the page while the camera is off the mat learns why the game
+    waits from the retained snapshot."""
+    feed = FakeFeed()
+    output = FeedOutput(feed)
+    announcer = Announcer([output], NAMES)
+    ref = play_a_trick([output])
+    announcer.announce(CameraTrouble("knocked off the mat", "aim it at the whole mat (1 of its 4 markers in view)"))
+    announcer.show(ref.state())
+    kind, data = feed.events[-1]
+    assert kind == "camera" and data is not None and data["headline"] == "knocked off the mat"
+    assert feed.states[-1]["camera"] == "knocked off the mat"
+    announcer.announce(CameraTrouble(None))
+    announcer.show(ref.state())
+    assert "camera" not in feed.states[-1]
+
+
 def test_feed_gets_public_events_and_state_but_no_button_prompts() -> None:
     feed = FakeFeed()
     play_a_trick([FeedOutput(feed)])

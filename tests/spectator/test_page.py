@@ -96,7 +96,8 @@ def test_late_joiner_sees_the_table_and_each_card_within_a_second(
 ) -> None:
     feed = _feed(page_broker, tmp_path)
     feed.publish_event("hand_started", {"hand": 2, "dealer": 0})
-    feed.publish_state(snapshot([], turn=1, tricks=[0, 0, 0]))
+    # the table's camera off the mat as the spectator arrives: the retained snapshot says so (FeedOutput adds it)
+    feed.publish_state({**snapshot([], turn=1, tricks=[0, 0, 0]), "camera": "mat out of view"})
     assert feed.wait_delivered(10)
 
     page = browser_page
@@ -105,6 +106,7 @@ def test_late_joiner_sees_the_table_and_each_card_within_a_second(
     page.wait_for_selector(".seat[data-seat='2'] >> text=Cyd", timeout=5_000)  # from the retained snapshot
     assert "hearts are trumps" in page.inner_text("#contract")
     assert "to play" in page.inner_text(".seat[data-seat='1']")
+    assert page.inner_text("#camera").startswith("Table camera: mat out of view.")
 
     plays = [(1, "QH"), (2, "10H"), (0, "AH")]
     on_table: list[tuple[int, str]] = []
@@ -121,6 +123,7 @@ def test_late_joiner_sees_the_table_and_each_card_within_a_second(
     page.wait_for_selector("#trick .won >> text=Ada takes it", timeout=1_000)
     page.wait_for_selector(".seat[data-seat='0'] >> text=tricks 1/8", timeout=1_000)
     assert max(latencies) < 1.0
+    assert not page.is_visible("#camera"), "the next snapshot, the camera back, takes the banner down"
     assert "Ada plays A♥" in page.inner_text("#log")
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -189,8 +192,10 @@ def test_makao_view_shows_pile_top_and_what_is_pending(
     knocked = CameraTrouble("knocked off the mat", "aim it at the whole mat (1 of its 4 corner markers in view)")
     feed.publish_event("camera", payload(knocked))
     page.wait_for_selector("#log >> text=Table camera: knocked off the mat", timeout=1_000)
+    page.wait_for_selector("#camera >> text=Table camera: knocked off the mat.", timeout=1_000)  # a banner
     feed.publish_event("camera", payload(CameraTrouble(None)))
     page.wait_for_selector("#log >> text=Table camera sees the mat again", timeout=1_000)
+    page.wait_for_selector("#camera", state="hidden", timeout=1_000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "spectator-phone-makao.png"), full_page=True)
     feed.close()
