@@ -97,6 +97,10 @@ class DemoOptions:
     """The share of the cards the table accepted that their player then squares up where it lies (a hand comes,
     pushes it 2-8 mm and turns it up to 6 degrees, and goes), as players do with the pile and their trick card:
     nothing was played, so anything the table says of it is false. Its own random stream, as ``retake``'s."""
+    shadows: float = 0.0
+    """A lamp over the table: each hand throws a shadow taking this share of the light, and after a share
+    (``vision.render.LEAN_SHARE``) of the cards the table accepted a player leans over the table, their shadow as deep
+    (``vision.render.Lean``): nothing was played, so anything the table says then is false. 0: no shadows."""
 
 
 class TruthRecogniser:
@@ -155,6 +159,10 @@ class _Stats:
     """Cards accepted, then squared up where they lie by their player (``DemoOptions.nudge``)."""
     nudged_announced: int = 0
     """Of those, announced as a card played, asked about, or rejected: each one a thing nobody did."""
+    leaned: int = 0
+    """Times a player leaned over the table under the lamp after a card was accepted (``DemoOptions.shadows``)."""
+    leaned_announced: int = 0
+    """Of those, times the table announced a card, asked about one, or rejected one: each one a thing nobody did."""
 
 
 class Demo:
@@ -254,11 +262,11 @@ class Demo:
 
     def run(self) -> dict[str, Any]:
         from vision.calibration import calibrate
+        from vision.render import LEAN_FRAMES, LEAN_SHARE, Lean, RenderSettings, TableRenderer, squared_up
         from vision.render import Collect as RCollect
         from vision.render import Gather as RGather
         from vision.render import PickUp as RPickUp
         from vision.render import Place as RPlace
-        from vision.render import RenderSettings, TableRenderer, squared_up
         from vision.tracker import CardTracker
         from vision.zones import LayoutError, layout_for
 
@@ -290,7 +298,13 @@ class Demo:
             )
         self.referee = referee
         layout = layout_for(opts.game)
-        settings = RenderSettings(size=opts.size, fps=opts.fps, seats=len(self.names), settle_frames=opts.settle_frames)
+        settings = RenderSettings(
+            size=opts.size,
+            fps=opts.fps,
+            seats=len(self.names),
+            settle_frames=opts.settle_frames,
+            hand_shadow=opts.shadows,
+        )
         try:
             renderer = TableRenderer(layout, settings, seed=opts.seed, design=opts.design)
         except LayoutError:
@@ -355,6 +369,7 @@ class Demo:
         retakes = np.random.default_rng([opts.seed, 1])  # its own stream: the same game with --retake as without
 
         nudges = np.random.default_rng([opts.seed, 2])  # (another stream of its own)
+        leans = np.random.default_rng([opts.seed, 4])  # (and another)
 
         def false_word(action: Place, said: tuple[int, int]) -> bool:
             """Whether the table said anything since ``said`` (:meth:`_said`) though nobody played: if so, a card
@@ -383,6 +398,14 @@ class Demo:
             process(renderer.apply(squared_up(action.card, action.seat, nudges)))
             self.stats.nudged_announced += false_word(action, said)
 
+        def lean_over(action: Place) -> None:
+            """A player leans over the table to look, their shadow over the mat: anything said is false."""
+            said = self._said()
+            self.stats.leaned += 1
+            who, reach = int(leans.integers(0, len(self.names))), float(leans.uniform(0.4, 0.8))
+            process(renderer.apply(Lean(who, LEAN_FRAMES, opts.shadows, reach)))
+            self.stats.leaned_announced += false_word(action, said)
+
         for action in actions:
             if referee.is_over:
                 break
@@ -404,6 +427,8 @@ class Demo:
                     lay_again(action)
                 if opts.nudge and nudges.random() < opts.nudge and not referee.is_over:
                     square_up(action)
+                if opts.shadows and leans.random() < LEAN_SHARE and not referee.is_over:
+                    lean_over(action)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Gather):
@@ -575,6 +600,8 @@ class Demo:
             "laid_again_announced": self.stats.laid_again_announced,
             "nudged": self.stats.nudged,
             "nudged_announced": self.stats.nudged_announced,
+            "leaned": self.stats.leaned,
+            "leaned_announced": self.stats.leaned_announced,
             "tricks": len(true_winners),
             "tricks_correct": tricks_correct,
             "violations": check["violations"],
@@ -614,6 +641,8 @@ class Demo:
             "laid_again_announced": self.stats.laid_again_announced,
             "nudged": self.stats.nudged,
             "nudged_announced": self.stats.nudged_announced,
+            "leaned": self.stats.leaned,
+            "leaned_announced": self.stats.leaned_announced,
             "announce_latency_ms": {
                 "p50": _percentile(self.stats.latencies, 50),
                 "p95": _percentile(self.stats.latencies, 95),

@@ -67,9 +67,11 @@ from vision.proposals import (
     changed_card,
     changed_pixels,
     index_quads,
+    lit_only,
     misfit,
     unchanged_at,
 )
+from vision.shading import SHADE_WINDOW_MM, shading_only
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -82,6 +84,8 @@ may lie off the new view where a detection is compared with it: the old and new 
 markers (on the synthetic table 0.1 mm of error still put a zone's printed edge 0.7 px off, a mean difference of 16
 grey levels against 2 in the old view)."""
 
+SHADE_WINDOW = round(SHADE_WINDOW_MM) | 1
+""":data:`vision.shading.SHADE_WINDOW_MM` in the zones' top-down views (1 px per mm)."""
 OCCUPIED_SHARE = 0.2
 """Something off the felt this share of a card's area or larger makes a zone occupied
 (:meth:`CardTracker.occupied_zones`): a card's corner peeking in, a fingertip's length of a hand; the mat's
@@ -780,14 +784,17 @@ class CardTracker:
         return [
             name
             for name, state in self.zones.items()
-            if state.zone.reads_cards and self._occupied(state, image, by_felt=True)
+            if state.zone.reads_cards and self._occupied(state, image, by_felt=True, shade_is_felt=False)
         ]
 
-    def _occupied(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> bool:
+    def _occupied(
+        self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False, shade_is_felt: bool = True
+    ) -> bool:
         """Whether something of :data:`OCCUPIED_SHARE` of a card's area or more, of any shape, lies in ``state``'s
         zone (:meth:`_lying`)."""
         least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
-        return any(cv2.contourArea(c) >= least for c in self._lying(state, image, by_felt=by_felt))
+        contours = self._lying(state, image, by_felt=by_felt, shade_is_felt=shade_is_felt)
+        return any(cv2.contourArea(c) >= least for c in contours)
 
     @staticmethod
     def _gray(image: np.ndarray) -> np.ndarray:
@@ -1810,7 +1817,12 @@ class CardTracker:
         the 8S on top again, read 8C 0.90, answered the ask. Why more than the last view: a player who picks the top
         card up again, reported, uncovers what lay in view before it was laid, which the view after it covers (the
         demo deck, a 9D picked up to be laid again: the JD beneath, read JH 0.75 at the corner the 9D had covered,
-        was reported as a card played)."""
+        was reported as a card played).
+
+        Nor, not asked, where all that changed since before the hand is the light (:func:`vision.proposals.lit_only`):
+        a player leaning over the pile under the lamp, the trained models read its cards' indices weaker in the
+        shadow, a covered card's corner was asked about and the top card's index, read otherwise, reported as a new
+        card (``cardtable bench tracker --recogniser onnx --game makao --shadows 0.6``, seed 1: a JH read 3H)."""
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
@@ -1820,6 +1832,8 @@ class CardTracker:
         hand = changed_pixels(before, now, threshold=threshold)
         if not state.asked and unchanged_at(hand, places, share=share):
             return True
+        if not state.asked and lit_only(before, now, threshold=threshold):
+            return True  # only a shadow came and lies there (a player leaning over the table): nothing was put down
         for view in reversed(state.reported_views):
             if view.shape != image.shape:
                 continue
@@ -2078,23 +2092,31 @@ class CardTracker:
                     return True
         return False
 
-    def _lying(self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False) -> Sequence[np.ndarray]:
+    def _lying(
+        self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False, shade_is_felt: bool = True
+    ) -> Sequence[np.ndarray]:
         """The outlines (top-down mm) of what lies in the zone: what differs from the empty mat when that is known
-        and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most of a zone)."""
+        and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most of a zone). The mat
+        in a shadow is the mat (:mod:`vision.shading`), unless ``shade_is_felt`` is False: a picture to be kept as
+        the empty mat's must have no deep shadow on it, or the mat lit again would differ from it."""
         top, _ = self._top_down(state, image)  # 1 px per mm
         if not by_felt and self._empty is not None and self._empty.shape == image.shape[:2]:
             now = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
             then = self._top_down(state, self._empty)[0].astype(np.float32)
             known = None if self._empty_known is None else self._top_down(state, self._empty_known)[0] > 250
             if known is not None and not known.any():
-                return self._lying(state, image, by_felt=True)  # the picture holds none of this zone
+                return self._lying(state, image, by_felt=True, shade_is_felt=shade_is_felt)  # none of it pictured
             shown = (then, now) if known is None else (then[known], now[known])
-            now *= max(1.0, float(np.median(shown[0]))) / max(1.0, float(np.median(shown[1])))
+            gain = max(1.0, float(np.median(shown[0]))) / max(1.0, float(np.median(shown[1])))
+            now *= gain
             mask = (np.abs(now - then) > 30).astype(np.uint8)
+            if shade_is_felt and self._empty_view is not None and self._empty_view.ndim == 3:  # a shadow: no card
+                empty = self._top_down(state, self._empty_view)[0]
+                mask[shading_only(empty, top, window=SHADE_WINDOW, exposure=1.0 / gain)] = 0
             if known is not None:  # off the view the picture was taken in (before a bump): by the felt's colour
-                mask[~known] = _off_felt(top)[~known]
+                mask[~known] = _off_felt(top, shade_is_felt)[~known]
         else:  # the felt is most of the zone: whatever is far from its median colour
-            mask = _off_felt(top)
+            mask = _off_felt(top, shade_is_felt)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -2237,12 +2259,13 @@ def _image_bounds(calibration: Calibration, zone: Zone, margin: float, width: in
     return _bounds(calibration.to_image(_grown(zone, margin)), width, height)
 
 
-def _off_felt(top: np.ndarray) -> np.ndarray:
+def _off_felt(top: np.ndarray, shade_is_felt: bool = True) -> np.ndarray:
     """Which pixels of a zone's top-down view (BGR) are far from its median colour, the felt's (most of a zone is
-    felt): 1 where something lies, as uint8."""
+    felt), and not the felt in a shadow (:func:`vision.shading.shading_only`) unless ``shade_is_felt`` is False: 1
+    where something lies, as uint8."""
     felt = np.median(top.reshape(-1, 3), axis=0)
     far: np.ndarray = np.linalg.norm(top.astype(np.float32) - felt, axis=2) > 60
-    return far.astype(np.uint8)
+    return (far & ~shading_only(felt, top) if shade_is_felt else far).astype(np.uint8)
 
 
 def _bounds(pts: np.ndarray, width: int, height: int) -> Region:

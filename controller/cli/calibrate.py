@@ -151,6 +151,6 @@ def _occupied_warning(zones: list[Zone]) -> str:
     as the mat prints it."""
     named = ", ".join(zone.label or zone.name for zone in zones)
     return (
-        f"something lies in {named} (a card, a hand?): the empty mat was not saved (clear the mat and calibrate"
-        " again, so that the table ignores the mat's own printing)"
+        f"something lies in {named} (a card, a hand, a deep shadow?): the empty mat was not saved (clear the mat and"
+        " calibrate again, so that the table ignores the mat's own printing)"
     )

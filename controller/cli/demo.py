@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
-from controller.cli.retake import add_nudge_argument, add_retake_argument
+from controller.cli.retake import add_nudge_argument, add_retake_argument, add_shadows_argument
 
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"
@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_retake_argument(parser, "the cards the table accepted")
     add_nudge_argument(parser, "the cards the table accepted")
+    add_shadows_argument(parser, "the cards the table accepted")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         design=args.design,
         retake=args.retake,
         nudge=args.nudge,
+        shadows=args.shadows,
     )
     try:
         report = run_demo(opts)
@@ -91,19 +93,30 @@ def run(args: argparse.Namespace) -> int:
 def summary(report: dict) -> str:  # type: ignore[type-arg]
     lat = report["announce_latency_ms"]
     again = (
-        [
-            f"laid again by their players {report['laid_again']}, "
-            f"of them announced, asked or rejected {report['laid_again_announced']}"
-        ]
-        if report.get("laid_again")
-        else []
-    ) + (
-        [
-            f"squared up by their players {report['nudged']}, "
-            f"of them announced, asked or rejected {report['nudged_announced']}"
-        ]
-        if report.get("nudged")
-        else []
+        (
+            [
+                f"laid again by their players {report['laid_again']}, "
+                f"of them announced, asked or rejected {report['laid_again_announced']}"
+            ]
+            if report.get("laid_again")
+            else []
+        )
+        + (
+            [
+                f"squared up by their players {report['nudged']}, "
+                f"of them announced, asked or rejected {report['nudged_announced']}"
+            ]
+            if report.get("nudged")
+            else []
+        )
+        + (
+            [
+                f"players leaning over the table under the lamp {report['leaned']}, "
+                f"of them announced, asked or rejected {report['leaned_announced']}"
+            ]
+            if report.get("leaned")
+            else []
+        )
     )
     if report["game"] == "makao":
         return "\n".join(

@@ -1,13 +1,15 @@
-"""The ``--retake`` and ``--nudge`` options of ``cardtable demo`` and ``cardtable bench tracker``: players who pick
-a card up again and lay it again, or square it up where it lies, which the table must not take for a card played."""
+"""The ``--retake``, ``--nudge`` and ``--shadows`` options of ``cardtable demo`` and ``cardtable bench tracker``:
+players who pick a card up again and lay it again, square it up where it lies, or lean over the table under its
+lamp, which the table must not take for a card played."""
 
 from __future__ import annotations
 
 import argparse
 
 from vision.argtypes import in_range
+from vision.render.script import LEAN_FRAMES, LEAN_SHARE
 
-__all__ = ["add_nudge_argument", "add_retake_argument"]
+__all__ = ["add_nudge_argument", "add_retake_argument", "add_shadows_argument"]
 
 
 def add_retake_argument(parser: argparse.ArgumentParser, cards: str) -> None:
@@ -28,6 +30,20 @@ def add_nudge_argument(parser: argparse.ArgumentParser, cards: str) -> None:
         f"this share of {cards} is pushed 2-8 mm and turned up to 6 degrees where it lies by a hand that comes "
         "and goes (a player squaring up the pile or the trick): nothing was played, so anything the table says of "
         "it is false; default 0",
+    )
+
+
+def add_shadows_argument(parser: argparse.ArgumentParser, cards: str) -> None:
+    """Add ``--shadows DEPTH`` (default 0): a lamp over the table, hands and leaning players' shadows that deep."""
+    parser.add_argument(
+        "--shadows",
+        type=in_range(float, 0.0, 0.9, "a share of the light in 0..0.9"),
+        default=0.0,
+        metavar="DEPTH",
+        help=f"a lamp over the table: each hand throws a soft shadow taking DEPTH of the light beside it, and after"
+        f" one in {round(1 / LEAN_SHARE)} of {cards} a player leans over the table for {LEAN_FRAMES} frames, their"
+        " head and shoulders' shadow as deep reaching 0.4-0.8 of the way in from their edge: nothing was played, so"
+        " anything the table says then is false (default 0: no shadows)",
     )
 
 

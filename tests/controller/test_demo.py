@@ -61,6 +61,18 @@ def test_cards_their_players_square_up_where_they_lie_are_no_cards_played(game: 
     assert nudged["scores"] == nudged["true_scores"] and nudged.get("tricks_correct") == nudged.get("tricks")
 
 
+@pytest.mark.parametrize(("game", "seed"), [("358", 4), pytest.param("makao", 1, marks=pytest.mark.slow)])
+def test_players_leaning_over_the_table_under_the_lamp_play_no_card(game: str, seed: int, tmp_path: Path) -> None:
+    """A lamp over the table: hands throw shadows, and after about one card in four a player leans over the table to
+    look, their shadow lying still over the mat for two seconds. Nobody played, so the table says nothing, and the
+    game is refereed as played."""
+    opts = DemoOptions(game=game, seed=seed, out=tmp_path, recogniser="truth", feed=False, quiet=True, headless=True)
+    shaded = run_demo(replace(opts, shadows=0.6))
+    assert shaded["leaned"] >= 6 and shaded["leaned_announced"] == 0
+    assert shaded["misreads_uncorrected"] == 0 and shaded["rejected"] == 0 and shaded["unreadable"] == 0
+    assert shaded["scores"] == shaded["true_scores"] and shaded.get("tricks_correct") == shaded.get("tricks")
+
+
 def test_demo_refuses_bad_options_with_a_message() -> None:
     res = subprocess.run(
         [sys.executable, "-m", "controller.cli", "demo", "--players", "4"], capture_output=True, text=True, cwd=ROOT
@@ -70,6 +82,10 @@ def test_demo_refuses_bad_options_with_a_message() -> None:
         [sys.executable, "-m", "controller.cli", "demo", "--nudge", "1.5"], capture_output=True, text=True, cwd=ROOT
     )
     assert refused.returncode == 2 and "--nudge: expected a share in 0..1, not 1.5" in refused.stderr
+    dark = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "demo", "--shadows", "1"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert dark.returncode == 2 and "--shadows: expected a share of the light in 0..0.9, not 1" in dark.stderr
 
 
 @pytest.mark.parametrize("command", [["demo", "--headless", "--no-feed"], ["bench", "demo", "--hands", "1"]])

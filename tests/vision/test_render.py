@@ -9,7 +9,7 @@ import pytest
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import calibrate
-from vision.render import Collect, Gather, Nudge, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Gather, Lean, Nudge, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
@@ -106,6 +106,37 @@ def test_a_card_nudged_moves_where_it_lies_under_a_hand_that_comes_and_goes_and_
     assert 3.0 < shift < 30.0  # pixels: a few millimetres, not off the pile
     assert frames[-1].truth.zones["pile"] == (C("5H"), C("KD"))
     assert r.events == events
+
+
+def test_a_player_leaning_over_the_table_shades_their_side_of_the_mat_and_plays_nothing():
+    r = _renderer("358", seed=1, noise_sigma=0.0, flicker=0.0)
+    list(r.render([Place(C("AH"), "seat1", 1)]))
+    lit = r.still(1)[0]
+    events = list(r.events)
+    frames = r.apply(Lean(seat=1, frames=12, depth=0.5, reach=0.7))
+    shaded = frames[6]
+    seat1 = layout_for("358").zone("seat1")
+    x, y = (int(v) for v in np.round(r.true_calibration().to_image(np.array([seat1.center]))[0]))
+    patch = (slice(y - 5, y + 5), slice(x - 5, x + 5))
+    ratio = shaded.frame.image[patch].mean() / lit.frame.image[patch].mean()
+    assert 0.45 < ratio < 0.7  # about half the lamp's light taken where the shadow lies
+    assert not any(f.truth.hand for f in frames)  # no hand: a shadow
+    assert frames[-1].truth == lit.truth  # nothing moved
+    assert np.abs(frames[-1].frame.image.astype(int) - lit.frame.image.astype(int)).mean() < 1.0  # and it went
+    assert r.events == events
+
+
+def test_a_hand_throws_a_shadow_beside_it_under_a_lamp():
+    plain = _renderer("358", seed=1, noise_sigma=0.0, flicker=0.0)
+    lamp = _renderer("358", seed=1, noise_sigma=0.0, flicker=0.0, hand_shadow=0.5)
+    frames = [r.apply(Place(C("AH"), "seat0", 0)) for r in (plain, lamp)]
+    darker = [
+        float(b.frame.image.astype(int).sum() - a.frame.image.astype(int).sum()) for a, b in zip(*frames, strict=True)
+    ]
+    with_hand = [d for d, f in zip(darker, frames[0], strict=True) if f.truth.hand]
+    assert all(d <= 0 for d in darker) and sum(d < 0 for d in with_hand) >= 2  # (off the frame at first)
+    assert darker[-1] == 0  # the hand gone, its shadow too
+    assert frames[0][-1].truth == frames[1][-1].truth
 
 
 def test_makao_pile_grows_and_covers_older_cards():

@@ -37,6 +37,24 @@ def test_bench_tracker_reads_nothing_while_the_camera_is_off_the_mat(capsys: pyt
     assert report["false_events"] == 0 and report["zone_clears_missed"] == 0
 
 
+@pytest.mark.parametrize("game", ["358", "makao"])
+def test_bench_tracker_takes_a_player_leaning_under_the_lamp_for_no_card(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hands throw shadows and players lean over the table between plays (a still shadow over zones): each card
+    once, nothing false, nothing asked. Before a shadow was told from a card, seed 0 asked about a card in the empty
+    exchange zone six times and reported it cleared (12 false events: 3-5-8), and asked four times about a pile's
+    covered corners that the shadow made look uncovered (Makao)."""
+    command = ["bench", "tracker", "--game", game, "--hands", "1", "--seed", "0", "--shadows", "0.6", "--list-errors"]
+    status = main(command)
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert status == 0, captured.err
+    assert report["leans"] >= 8
+    assert report["confirmed_exactly_once"] == report["played"] == (48 if game == "358" else 40)
+    assert report["false_events"] == 0 and report["unreadable_events"] == 0
+
+
 def test_bench_tracker_plays_a_pile_from_two_decks_each_copy_confirmed(capsys: pytest.CaptureFixture[str]) -> None:
     # seed 1's pile of 40 from two shuffled decks holds both copies of some faces; each is one card played
     status = main(["bench", "tracker", "--game", "makao", "--decks", "2", "--hands", "2", "--seed", "1"])

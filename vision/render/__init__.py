@@ -1,6 +1,19 @@
 """The synthetic table renderer: overhead frames of a played game with their truth (see :mod:`.table`)."""
 
-from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait, squared_up
+from vision.render.script import (
+    LEAN_FRAMES,
+    LEAN_SHARE,
+    Action,
+    Collect,
+    Gather,
+    Lean,
+    Nudge,
+    PickUp,
+    Place,
+    Slide,
+    Wait,
+    squared_up,
+)
 from vision.render.table import (
     CornerTruth,
     FrameTruth,
@@ -11,11 +24,14 @@ from vision.render.table import (
 )
 
 __all__ = [
+    "LEAN_FRAMES",
+    "LEAN_SHARE",
     "Action",
     "Collect",
     "CornerTruth",
     "FrameTruth",
     "Gather",
+    "Lean",
     "Nudge",
     "PickUp",
     "Place",

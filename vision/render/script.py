@@ -69,6 +69,26 @@ class Nudge:
     seat: int = 0
 
 
+LEAN_SHARE = 0.25
+"""How often players lean over the table in ``cardtable bench tracker --shadows`` and ``cardtable demo --shadows``:
+after this share of the cards played."""
+LEAN_FRAMES = 20
+"""How long a lean lasts there: two seconds, long enough for the tracker to take the view as still."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lean:
+    """Seat ``seat`` leans over the table for ``frames`` frames, to look at a trick or reach for the score pad:
+    nothing is played, but their head and shoulders shade the mat under the lamp, ``depth`` of its light taken
+    (0.45: a lamp over the table, a person half a metre under it), reaching ``reach`` of the way from their edge of
+    the mat to its middle. Why: the tracker must not take a still shadow over a zone for a card lying there."""
+
+    seat: int = 0
+    frames: int = 20
+    depth: float = 0.45
+    reach: float = 0.6
+
+
 @dataclass(frozen=True, slots=True)
 class Wait:
     """Nothing happens for ``frames`` frames (the camera keeps looking)."""
@@ -76,7 +96,7 @@ class Wait:
     frames: int = 5
 
 
-Action = Place | Collect | Gather | Slide | PickUp | Nudge | Wait
+Action = Place | Collect | Gather | Slide | PickUp | Nudge | Lean | Wait
 
 
 def squared_up(card: Card, seat: int, rng: np.random.Generator) -> Nudge:

@@ -25,7 +25,7 @@ import numpy as np
 from engine.cards import Card
 from vision.calibration import Calibration
 from vision.mat import render_mat
-from vision.render.script import Action, Collect, Gather, Nudge, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, Lean, Nudge, PickUp, Place, Slide, Wait
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, LayoutError, ZoneLayout
 
@@ -55,6 +55,11 @@ class RenderSettings:
     delivers 1280x720 at ten frames a second; None: raw frames (a Pi camera's)."""
     flicker: float = 0.02
     vignette: float = 0.25
+    hand_shadow: float = 0.0
+    """The share of the lamp's light a player's arm and hand take from the mat beneath, in a soft shadow thrown
+    ``shadow_offset_mm`` from them (0: none, every figure measured before it; 0.4: a lamp a metre over the table).
+    A real table's hands come with their shadows, which move over zones the hand does not reach."""
+    shadow_offset_mm: tuple[float, float] = (60.0, 40.0)
     hand_frames: int = 2
     settle_frames: int = 5
     place_jitter_mm: float = 8.0
@@ -120,10 +125,21 @@ class _Hand:
 
 
 @dataclass
+class _Shade:
+    """A player leaning over the table: their seat, how much light their shadow takes, and how far it reaches in
+    (a share of the way from their edge of the mat to its middle)."""
+
+    seat: int
+    depth: float
+    reach: float
+
+
+@dataclass
 class _Scene:
     lying: list[_Card] = field(default_factory=list)
     carried: list[_Card] = field(default_factory=list)
     hand: _Hand | None = None
+    shade: _Shade | None = None
 
 
 def _default_boxes(face: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -371,6 +387,47 @@ class TableRenderer:
             pts = self._project(poly).astype(np.int32)
             cv2.fillPoly(img, [pts], sleeve if k == 0 else skin, cv2.LINE_AA)
 
+    def _shadow(self, img: np.ndarray) -> None:
+        """Darken ``img`` (the table and what lies on it, before the hand is drawn over) where the hand's and a
+        leaning player's shadows fall: their shapes in table mm, filled at a quarter of the frame's size and
+        blurred into a penumbra, which is what a lamp above the table throws."""
+        shapes: list[tuple[list[np.ndarray], float, float]] = []  # (polygons in mm, depth, penumbra in mm)
+        hand = self.scene.hand
+        if hand is not None and self.settings.hand_shadow > 0:
+            ox, oy = self.settings.shadow_offset_mm
+            offset = np.array([ox, oy])
+            shapes.append(([p + offset for p in self._hand_polygons(hand)], self.settings.hand_shadow, 12.0))
+        if self.scene.shade is not None:
+            shapes.append((self._lean_polygons(self.scene.shade), self.scene.shade.depth, 40.0))
+        if not shapes:
+            return
+        h, w = img.shape[:2]
+        light = np.ones((h // 4 + 1, w // 4 + 1), np.float32)
+        for polys, depth, penumbra in shapes:
+            mask = np.zeros_like(light)
+            cv2.fillPoly(mask, [np.round(self._project(p) / 4).astype(np.int32) for p in polys], 1.0, cv2.LINE_AA)
+            mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, penumbra * self._px_per_mm / 4))
+            light *= 1.0 - depth * mask
+        shade = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+        img[:] = np.clip(img * shade[:, :, None], 0, 255).astype(np.uint8)
+
+    def _lean_polygons(self, shade: _Shade) -> list[np.ndarray]:
+        """The shadow of a leaning player's head and shoulders, in table mm: the head ``reach`` of the way in from
+        their edge of the mat towards its middle, the shoulders behind it, out over the edge."""
+        dx, dy = self._seat_dir(shade.seat)
+        mx, my = self.layout.width / 2, self.layout.height / 2
+        edge = min(mx / max(abs(dx), 1e-6), my / max(abs(dy), 1e-6))  # the middle to their edge of the mat
+        along = edge * (1.0 - shade.reach)
+        t = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+        px, py = -dy, dx
+
+        def ellipse(dist: float, across: float, deep: float) -> np.ndarray:
+            cx, cy = mx + dx * dist, my + dy * dist
+            u, v = np.cos(t) * across, np.sin(t) * deep
+            return np.stack([cx + px * u + dx * v, cy + py * u + dy * v], axis=1)
+
+        return [ellipse(along + 40, 85.0, 110.0), ellipse(along + 230, 240.0, 150.0)]
+
     def _lying_layer(self) -> tuple[np.ndarray, list[tuple[Card, str | None, np.ndarray, np.ndarray, np.ndarray]]]:
         """The table with the cards lying on it, and their corners (card, zone, mm probes, px quad, hidden
         probes), redrawn only when a card has been put down or taken: a Makao pile is drawn once, not per frame."""
@@ -407,6 +464,7 @@ class TableRenderer:
         img = layer.copy()
         for c in self.scene.carried:
             self._paste(img, c)
+        self._shadow(img)
         if self.scene.hand is not None:
             self._draw_hand(img, self.scene.hand)
         flick = 1.0 + float(self.rng.uniform(-s.flicker, s.flicker))
@@ -461,6 +519,8 @@ class TableRenderer:
             return self._pick_up(action)
         if isinstance(action, Nudge):
             return self._nudge(action)
+        if isinstance(action, Lean):
+            return self._lean(action)
         if isinstance(action, Wait):
             return [self._frame() for _ in range(action.frames)]
         raise TypeError(f"not a renderer action: {action!r}")
@@ -627,6 +687,18 @@ class TableRenderer:
         still_index = self.index
         for zone in zones_hit:
             self.events.append(TruthEvent("cleared", zone, None, still_index, still_index / s.fps))
+        return frames + self.still()
+
+    def _lean(self, action: Lean) -> list[RenderedFrame]:
+        """The shadow comes in over three frames, stays, and goes over three; nothing on the table moves, so the
+        tracker should report nothing."""
+        ramp = [0.3, 0.6, 0.85]
+        reaches = [action.reach * a for a in ramp] + [action.reach] * max(0, action.frames - 6) + ramp[::-1]
+        frames = []
+        for reach in reaches:
+            self.scene.shade = _Shade(action.seat, action.depth, reach)
+            frames.append(self._frame())
+        self.scene.shade = None
         return frames + self.still()
 
     def _gather(self, action: Gather) -> list[RenderedFrame]:

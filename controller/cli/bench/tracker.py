@@ -9,7 +9,8 @@ within 5 still frames, and no false card events. ``--retake`` has players pick a
 again once settled and lay them again (on a pile that is one play, reported once; on a trick's zone a card
 removed and placed again). ``--nudge`` has them push a share of their cards a few millimetres where they lie,
 squaring up the pile or the trick: nothing played, nothing to report. ``--bump`` knocks the camera during play,
-with the table's calibrator in the loop. Prints one JSON object.
+with the table's calibrator in the loop. ``--shadows`` puts a lamp over the table: hands throw shadows, and
+players lean over it between plays. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import sys
 import time
 from dataclasses import replace
 
-from controller.cli.retake import add_nudge_argument, add_retake_argument
+from controller.cli.retake import add_nudge_argument, add_retake_argument, add_shadows_argument
 from vision.argtypes import in_range
+from vision.render.script import LEAN_FRAMES, LEAN_SHARE
 
 NAME = "tracker"
 HELP = "tracker on synthetic played games: confirmed once, within 5 still frames, no false events"
@@ -120,6 +122,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_retake_argument(parser, "the cards played, once settled,")
     add_nudge_argument(parser, "the cards played, once settled,")
+    add_shadows_argument(parser, "the cards played (the calibrator watching the markers, as in `cardtable run`)")
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
@@ -133,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.cards import Card, deck
     from vision.calibration import Calibrator
     from vision.events import VisionEvent
-    from vision.render import Collect, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
+    from vision.render import Collect, Lean, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
     from vision.render.script import Action
     from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
@@ -146,7 +149,9 @@ def run(args: argparse.Namespace) -> int:
         print("cardtable bench tracker: --decks 2 is for --game makao (3-5-8 is played with one deck)", file=sys.stderr)
         return 2
     layout = layout_for(args.game)
-    settings = RenderSettings(noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg)
+    settings = RenderSettings(
+        noise_sigma=args.noise, blur_sigma=args.blur, jpeg_quality=args.jpeg, hand_shadow=args.shadows
+    )
     if args.flicker is not None:
         settings = replace(settings, flicker=args.flicker)
     try:
@@ -173,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     # its own stream, so that the games played are the same cards with --retake as without
     retakes = np.random.default_rng([args.seed, 1])
     nudges = np.random.default_rng([args.seed, 2])
+    leans = np.random.default_rng([args.seed, 4])
     actions: list[Action] = []
 
     def play(card: Card, zone: str, seat: int) -> None:
@@ -181,6 +187,9 @@ def run(args: argparse.Namespace) -> int:
             actions.extend((PickUp(card, seat), Place(card, zone, seat)))
         if args.nudge and nudges.random() < args.nudge:
             actions.append(squared_up(card, seat, nudges))
+        if args.shadows and leans.random() < LEAN_SHARE:
+            who, reach = int(leans.integers(0, settings.seats)), leans.uniform(0.4, 0.8)
+            actions.append(Lean(who, LEAN_FRAMES, args.shadows, float(reach)))
         actions.extend([Wait(args.think)] if args.think else [])
 
     pool = deck(args.decks)
@@ -222,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         tracker.set_empty_mat(empty)
     if args.relit:
         renderer.relight()  # ... seen under another light than the play
-    calibrator = Calibrator(layout, renderer.true_calibration()) if bumps or aways else None
+    calibrator = Calibrator(layout, renderer.true_calibration()) if bumps or aways or args.shadows else None
     events: list[VisionEvent] = []
     track_ms: list[float] = []
     frames = frames_read = zones_read = 0
@@ -284,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
         "decks": args.decks,
         "retake": args.retake,
         "nudge": args.nudge,
+        **({"shadows": args.shadows, "leans": sum(isinstance(a, Lean) for a in actions)} if args.shadows else {}),
         "pushes": pushes,
         "pushes_followed": tracker.pushes_followed,
         **({"bumps": len(bumps), "recalibrations": calibrator.recalibrations} if calibrator and bumps else {}),
