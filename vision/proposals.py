@@ -19,7 +19,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.shading import SHADE_WINDOW_MM, shading_only
+from vision.shading import DARKEST, SHADE_WINDOW_MM, shading_only
 from vision.zones import CARD_SIZE_MM
 
 INDEX_AT: Final = (
@@ -107,17 +107,14 @@ covered AH's corner beside the card put down was then reported as a card played 
 --recogniser onnx --game makao --noise 12 --seed 4``)."""
 
 
-def changed_pixels(
-    before: np.ndarray, now: np.ndarray, *, threshold: float, px_per_mm: float = 1.0, shade_is_change: bool = False
-) -> np.ndarray:
+def changed_pixels(before: np.ndarray, now: np.ndarray, *, threshold: float, px_per_mm: float = 1.0) -> np.ndarray:
     """Which pixels of two top-down views of the same part of the table (equal shapes) changed by more than
     ``threshold`` grey levels in any channel, after evening out the views' overall brightness (auto-exposure
     shifts it), as a boolean array: what :func:`changed_card` outlines and :func:`unchanged_at` asks about.
 
-    In colour views a pixel that only a shadow falling changed (:func:`vision.shading.shading_only`: darker along
-    its own colour, smoothly) has not changed: a player leaning over the table under the lamp put
-    nothing down (``cardtable bench tracker --shadows``). ``shade_is_change`` counts such pixels as changed too:
-    whether a view changed only by its light (:func:`lit_only`)."""
+    In colour views a pixel that only a shadow falling or lifting changed (:func:`vision.shading.shading_only`:
+    darker or lighter along its own colour, smoothly) has not changed: a player leaning over the table under the
+    lamp put nothing down (``cardtable bench tracker --shadows``)."""
     a, b = before.astype(np.float32), now.astype(np.float32)
     level_a, level_b = float(np.median(_grey(before))), float(np.median(_grey(now)))
     if level_b > 1:
@@ -131,10 +128,13 @@ def changed_pixels(
         # camera of ordinary noise is compared pixel by pixel, as before (NOISE_CUT).
         diff = _change(cv2.GaussianBlur(a, (0, 0), px_per_mm), cv2.GaussianBlur(b, (0, 0), px_per_mm))
     changed = diff > threshold
-    if a.ndim == 3 and changed.any() and not shade_is_change:
+    if a.ndim == 3 and changed.any():
         window = round(SHADE_WINDOW_MM * px_per_mm) | 1
         exposure = level_b / level_a if level_a > 1 else 1.0
-        changed &= ~shading_only(a, now.astype(np.float32), window=window, exposure=exposure)
+        # either view may hold the shadow (a still view taken while a player leaned over the table is the view
+        # before the next hand), so a place may have grown lighter along its colour as much as darker
+        lifted = 1.0 / DARKEST
+        changed &= ~shading_only(a, now.astype(np.float32), window=window, exposure=exposure, brightest=lifted)
     return np.asarray(changed)
 
 
@@ -170,10 +170,12 @@ def unchanged_at(
 def lit_only(before: np.ndarray, now: np.ndarray, *, threshold: float, px_per_mm: float = 1.0) -> bool:
     """Whether two colour views of the same place differ by more than an index's worth of pixels, and by less than
     that once what a shadow changes is left out (:func:`changed_pixels`): what lies there is what lay there, under
-    another light (a player leaning over the table, their shadow still on it)."""
+    another light (a player leaned over the table, their shadow on it or just lifted). Views that did not change at
+    all say nothing here (a hand came and went: :func:`unchanged_at` says why)."""
     area = np.pi * (INDEX_CORE_MM * px_per_mm) ** 2
-    lit = changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm, shade_is_change=True)
-    return bool(lit.sum() >= area > changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm).sum())
+    if int((_change(before.astype(np.float32), now.astype(np.float32)) > threshold).sum()) < area:
+        return False  # (as they are, not evened out: a shadow over half a view moves its median)
+    return bool(changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm).sum() < area)
 
 
 def changed_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_per_mm: float = 1.0) -> bool:

@@ -84,6 +84,8 @@ may lie off the new view where a detection is compared with it: the old and new 
 markers (on the synthetic table 0.1 mm of error still put a zone's printed edge 0.7 px off, a mean difference of 16
 grey levels against 2 in the old view)."""
 
+_INDEX_AREA = np.pi * INDEX_CORE_MM**2
+"""An index's worth of pixels in the zones' top-down views (1 px per mm): less change than this is none."""
 SHADE_WINDOW = round(SHADE_WINDOW_MM) | 1
 """:data:`vision.shading.SHADE_WINDOW_MM` in the zones' top-down views (1 px per mm)."""
 OCCUPIED_SHARE = 0.2
@@ -1819,10 +1821,11 @@ class CardTracker:
         demo deck, a 9D picked up to be laid again: the JD beneath, read JH 0.75 at the corner the 9D had covered,
         was reported as a card played).
 
-        Nor, not asked, where all that changed since before the hand is the light (:func:`vision.proposals.lit_only`):
-        a player leaning over the pile under the lamp, the trained models read its cards' indices weaker in the
-        shadow, a covered card's corner was asked about and the top card's index, read otherwise, reported as a new
-        card (``cardtable bench tracker --recogniser onnx --game makao --shadows 0.6``, seed 1: a JH read 3H)."""
+        Nor, not asked, anywhere when all that changed since before the hand is the light
+        (:func:`vision.proposals.lit_only`): whatever is read lay there then. Why: a player leaning over the pile under
+        the lamp, the trained models read its cards' indices weaker in the shadow, a covered card's corner was asked
+        about and the top card's index, read otherwise, reported as a new card (``cardtable bench tracker --recogniser
+        onnx --game makao --shadows 0.6``, seed 1: a JH read 3H)."""
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
@@ -1833,7 +1836,7 @@ class CardTracker:
         if not state.asked and unchanged_at(hand, places, share=share):
             return True
         if not state.asked and lit_only(before, now, threshold=threshold):
-            return True  # only a shadow came and lies there (a player leaning over the table): nothing was put down
+            return True  # only the light changed (a player leaned over the table): nothing was put down
         for view in reversed(state.reported_views):
             if view.shape != image.shape:
                 continue
@@ -1965,12 +1968,27 @@ class CardTracker:
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
         return events
 
+    def _untouched(self, state: _ZoneState, image: np.ndarray) -> bool:
+        """Whether a pile that lay reported and settled before the hand (its top card reported, nothing waiting to be
+        read) looks now, the light aside, as it did then: the hand came and went, or a player leaned over it, and put
+        nothing down. Why: its covered cards' corners, read weakly as ever, were asked about once the zone was read
+        again (``cardtable demo --game makao --shadows 0.6``, seed 0: a 7D's corner 0.23 sure, after a lean)."""
+        if state.before is None or state.before.shape != image.shape or not state.tracks:
+            return False
+        if not state.reported_views or state.before is not state.reported_views[-1]:
+            return False  # (the hand came while the pile was still being read: that view settles nothing)
+        now, _ = self._top_down(state, image)
+        before, _ = self._top_down(state, state.before)
+        return bool(changed_pixels(before, now, threshold=self.settings.change_threshold).sum() < _INDEX_AREA)
+
     def _unreadable(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
         s = self.settings
         if state.unreadable_reported or not state.zone.reads_cards or state.still_run < s.unreadable_frames:
             return []
         if state.zone.kind == "pile" and state.placed_still:
             return []  # the play since the hand left is reported; weak readings are of the cards under it
+        if state.zone.kind == "pile" and not state.asked and self._untouched(state, frame.image):
+            return []  # nothing was put down: what is read weakly here was read so before
         guesses: dict[Card, float] = {}
         weak = False
         pile = state.zone.kind == "pile"

@@ -68,8 +68,10 @@ def test_a_view_changed_only_by_its_light_is_told_from_one_where_a_card_was_also
     with_card[20:80, 10:50] = _view(PAPER, 120)[20:80, 10:50]
     as_bytes = [v.astype(np.uint8) for v in (before, shaded, with_card)]
     assert lit_only(as_bytes[0], as_bytes[1], threshold=30)
+    assert lit_only(as_bytes[1], as_bytes[0], threshold=30)  # the shadow lifting, as well
     assert not lit_only(as_bytes[0], as_bytes[2], threshold=30)  # a card too
-    assert not lit_only(as_bytes[0], as_bytes[0], threshold=30)  # nothing at all: not a matter of light
+    assert not lit_only(as_bytes[2], as_bytes[0], threshold=30)  # a card taken away
+    assert not lit_only(as_bytes[0], as_bytes[0], threshold=30)  # nothing at all: no light, no card, no word
 
 
 def test_a_shadow_over_most_of_the_view_leaves_the_rest_unchanged_though_the_median_fell() -> None:
@@ -78,6 +80,6 @@ def test_a_shadow_over_most_of_the_view_leaves_the_rest_unchanged_though_the_med
     now[:, 30:] *= 0.5  # three quarters of the view in the shadow: its median is the shadow's
     changed = changed_pixels(before.astype(np.uint8), now.astype(np.uint8), threshold=30)
     assert changed.mean() < 0.01
-    brighter = now.copy()
-    brighter[:, :30] *= 1.3  # the lit quarter brighter than it was: more than the shadow explains
-    assert changed_pixels(before.astype(np.uint8), brighter.astype(np.uint8), threshold=30)[:, :30].mean() > 0.9
+    carded = now.copy()
+    carded[20:80, 5:25] = _view(PAPER, 120)[20:80, 5:25]  # a card's edge in the lit quarter
+    assert changed_pixels(before.astype(np.uint8), carded.astype(np.uint8), threshold=30)[25:75, 8:22].all()
