@@ -10,8 +10,9 @@ background): the brightness a pixel has along its old colour, and how far it lie
 
 Why: with a shadow's change read as a change, a player leaning over the table to look at the trick (a still
 shadow, 45-60 % of the lamp's light) made an empty zone look card-shaped to the tracker, which asked the players
-about a card nobody laid, and made a pile's covered corners look newly uncovered (``cardtable bench tracker
---shadows``; docs/vision.md, "7 December, later still").
+about a card nobody laid, made a pile's covered corners look newly uncovered, and, once it lifted, made the pile look
+changed (``cardtable bench tracker --shadows``, ``cardtable demo --shadows``; docs/vision.md, "7 December, later
+still").
 """
 
 from __future__ import annotations
@@ -22,17 +23,18 @@ import cv2
 import numpy as np
 
 DARKEST: Final = 0.3
-"""The least share of the light a shadow leaves (a hand a hand's width over the felt under one lamp leaves
-about 0.4); a pixel darker than this against its old colour is something dark laid there."""
+"""The least share of the light a shadow is taken to leave (the benches' deepest shadows, ``--shadows 0.6``, leave
+0.4); a pixel darker than this against its old colour is something dark laid there: ink, a card's dark back."""
 DISTORTION: Final = 20.0
 """Grey levels a shaded colour may lie off its old colour's direction (a camera's noise and a lamp's tint)
 before it is another colour, plus :data:`DISTORTION_SHARE` of the old colour's length."""
 DISTORTION_SHARE: Final = 0.08
 BRIGHTEST: Final = 1.15
-"""How much brighter along its old colour a place may look and still be that place in a shadow: the views are
-evened out to the same overall brightness first, so a shadow over part of a view lifts the rest a little. A shadow
-that lifts is not taken for shading: a place lit brighter than before cannot be told from a card of its colour,
-lighter (a green card on green felt), put down there."""
+"""How much brighter along its old colour a place may look and still be that place in a shadow, by default (times
+the views' overall change in brightness, ``exposure``: a camera's auto-exposure, flicker).
+Right against a view known to be unshaded (the empty mat, the felt's colour), where a place lit brighter than it is
+something of its colour, lighter, lying there. Two views either of which may hold a shadow are compared with
+``brightest=1 / DARKEST`` (:func:`vision.proposals.changed_pixels`): a shadow that lay on the first has lifted."""
 SHADE_WINDOW_MM: Final = 15.0
 """How far one shadow's scale is taken to hold (see ``window``): a shadow's edge blurs over a centimetre or more
 under a lamp; a court picture's lines are a millimetre or two apart."""

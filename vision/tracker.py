@@ -71,7 +71,7 @@ from vision.proposals import (
     misfit,
     unchanged_at,
 )
-from vision.shading import SHADE_WINDOW_MM, shading_only
+from vision.shading import DARKEST, SHADE_WINDOW_MM, shading_only
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -518,7 +518,8 @@ class CardTracker:
         self._empty_view: np.ndarray | None = None
         """The picture of the empty mat as the camera gave it (colour): how a zone nothing has lain in yet lay before
         the first hand, where the tracker has not seen it settled (:meth:`_bare`)."""
-        self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool]] | None = None
+        self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool], np.ndarray | None] | None = None
+        self._prev_colour: np.ndarray | None = None
         """The frame being taken: its image, grey and small grey versions and motion (worked out by
         :meth:`regions_to_read`, then used by :meth:`update`)."""
         self._unread: tuple[np.ndarray, frozenset[str]] | None = None
@@ -539,6 +540,10 @@ class CardTracker:
         self.calibration = calibration
         ds = self.settings.downscale
         w, h = calibration.image_size
+        mx, my = self.layout.width / 2, self.layout.height / 2
+        across = calibration.to_image(np.array([[mx, my], [mx + 100.0, my]]))
+        self._shade_window = round(SHADE_WINDOW_MM * float(np.linalg.norm(across[1] - across[0])) / 100 / ds) | 1
+        """:data:`vision.shading.SHADE_WINDOW_MM` in the small frames :meth:`_motion` compares."""
         sw, sh = max(1, w // ds), max(1, h // ds)
         margin = self.settings.zone_margin_mm
         self._regions = {
@@ -559,7 +564,7 @@ class CardTracker:
             state.bbox = (bx1, by1, bx2, by2)
             state.mask = full[by1:by2, bx1:bx2].astype(bool)
             state.at_rest = False  # the view moved: read it again
-        self._prev_small = None
+        self._prev_small = self._prev_colour = None
         self._seen = self._unread = None
 
     def _carry_views(self, old: Calibration, new: Calibration) -> None:
@@ -705,7 +710,8 @@ class CardTracker:
         if self._seen is None or self._seen[0] is not frame.image:
             gray = self._gray(frame.image)
             small = self._small(gray)
-            self._seen = (frame.image, gray, small, self._motion(small))
+            colour = self._small(frame.image) if frame.image.ndim == 3 else None
+            self._seen = (frame.image, gray, small, self._motion(small, colour), colour)
         return self._seen[1], self._seen[2], self._seen[3]
 
     def _settled(self, state: _ZoneState) -> bool:
@@ -737,7 +743,14 @@ class CardTracker:
         small = cv2.resize(gray, (gray.shape[1] // ds, gray.shape[0] // ds), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (3, 3), 0)
 
-    def _motion(self, small: np.ndarray) -> dict[str, bool]:
+    def _motion(self, small: np.ndarray, colour: np.ndarray | None = None) -> dict[str, bool]:
+        """Which zones moved since the previous frame: more than ``motion_fraction`` of their pixels changed by
+        more than ``motion_threshold`` grey levels (the frames' overall brightness evened out), not counting, in
+        colour frames, what only a shadow's coming or going changed (:func:`vision.shading.shading_only`). Why: a
+        player leaning over the table put a still shadow over a zone that had lain settled; taken for a hand, it
+        had the zone read again from nothing, in the shadow, where the trained models read the pile's covered
+        corners otherwise (asked about, one reported as a card played: ``cardtable bench tracker --recogniser onnx
+        --game makao --shadows 0.6``). A hand changes the felt's colour, and is motion as before."""
         if self._prev_small is None or self._prev_small.shape != small.shape:
             return {name: True for name in self.zones}
         # auto-exposure and lamps change the whole frame's brightness: compensate before comparing
@@ -745,6 +758,11 @@ class CardTracker:
         if level > 1 and abs(prev_level / level - 1) > 0.01:
             small = cv2.convertScaleAbs(small, alpha=prev_level / level)
         changed = cv2.absdiff(small, self._prev_small) > self.settings.motion_threshold
+        shade = None
+        if colour is not None and self._prev_colour is not None and self._prev_colour.shape == colour.shape:
+            window = self._shade_window
+            exposure = level / prev_level if prev_level > 1 else 1.0
+            shade = (self._prev_colour, colour, window, exposure)
         result: dict[str, bool] = {}
         for name, state in self.zones.items():
             x1, y1, x2, y2 = state.bbox
@@ -752,7 +770,18 @@ class CardTracker:
                 result[name] = False
                 continue
             area = changed[y1:y2, x1:x2][state.mask]
-            result[name] = bool(area.mean() > self.settings.motion_fraction) if area.size else False
+            moved = bool(area.mean() > self.settings.motion_fraction) if area.size else False
+            if moved and shade is not None:
+                before, now, window, exposure = shade
+                lit = shading_only(
+                    before[y1:y2, x1:x2],
+                    now[y1:y2, x1:x2],
+                    window=window,
+                    exposure=exposure,
+                    brightest=1.0 / DARKEST,
+                )
+                moved = bool((area & ~lit[state.mask]).mean() > self.settings.motion_fraction)
+            result[name] = moved
         return result
 
     # ----- observations ----------------------------------------------------------------------
@@ -1152,6 +1181,7 @@ class CardTracker:
         for state in still_zones:
             events += self._unreadable(state, frame)
         self._prev_small = small
+        self._prev_colour = self._seen[4] if self._seen is not None else None
         self._prev_frame = (frame.index, frame.t)
         self._seen = self._unread = None  # the next frame's motion is measured against this one
         self._rest_run = self._rest_run + 1 if unread else 0
@@ -1825,7 +1855,9 @@ class CardTracker:
         (:func:`vision.proposals.lit_only`): whatever is read lay there then. Why: a player leaning over the pile under
         the lamp, the trained models read its cards' indices weaker in the shadow, a covered card's corner was asked
         about and the top card's index, read otherwise, reported as a new card (``cardtable bench tracker --recogniser
-        onnx --game makao --shadows 0.6``, seed 1: a JH read 3H)."""
+        onnx --game makao --shadows 0.6``, seed 1: a JH read 3H). Nor where all that changed since the last card
+        reported here lay settled is the light: the view before the hand may have been taken under the shadow already
+        (the same, seed 5: a covered KH's corner read KD in the shadow and reported as a card played)."""
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
@@ -1835,8 +1867,12 @@ class CardTracker:
         hand = changed_pixels(before, now, threshold=threshold)
         if not state.asked and unchanged_at(hand, places, share=share):
             return True
-        if not state.asked and lit_only(before, now, threshold=threshold):
+        kept = {"threshold": threshold}
+        if not state.asked and lit_only(before, now, **kept):
             return True  # only the light changed (a player leaned over the table): nothing was put down
+        last = state.reported_views[-1] if state.reported_views else None
+        if last is not None and last.shape == image.shape and lit_only(self._top_down(state, last)[0], now, **kept):
+            return True  # nor since the last card reported here lay settled (the view before was shaded already)
         for view in reversed(state.reported_views):
             if view.shape != image.shape:
                 continue
