@@ -11,7 +11,7 @@ from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import Calibrator, calibrate
 from vision.detections import Detection
 from vision.events import CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
-from vision.render import Collect, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Lean, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
 from vision.tracker import CardTracker, TrackerSettings
@@ -50,6 +50,34 @@ def test_tricks_with_hands_and_noise_are_confirmed_exactly_once_within_five_stil
     score = score_events(renderer.events, events)
     assert score.as_dict()["ok"], score.as_dict()
     assert score.played == 6 and score.clears_missed == 0
+
+
+@pytest.mark.parametrize("game", ["358", "makao"])
+def test_a_player_leaning_over_a_settled_table_is_no_hand_and_nothing_is_read_again(game: str) -> None:
+    """A still shadow coming, lying and going over the zones is no motion: a table at rest stays at rest (its zones
+    read only as a resting table's are, every ``rest_check_frames``), where a hand over the same zones has them read
+    again. Before, the shadow was taken for a hand: the zones were read again from nothing in the shadow."""
+    renderer = TableRenderer(layout_for(game), seed=1, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    recogniser = TruthRecogniser(seed=1)
+    zone = "pile" if game == "makao" else "seat1"
+    events: list[VisionEvent] = []
+    for rendered in renderer.render([Place(C("QS"), zone, 1), Wait(tracker.settings.rest_frames + 2)]):
+        events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    assert [type(e).__name__ for e in events] == ["CardPlaced"]
+    assert tracker.regions_to_read(renderer.still(1)[0].frame) == []  # at rest
+    read_in_shadow = []
+    for rendered in renderer.apply(Lean(seat=1, frames=20, depth=0.6, reach=0.8)):
+        read_in_shadow.append(tracker.regions_to_read(rendered.frame))
+        events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    checks = len(read_in_shadow) // tracker.settings.rest_check_frames + 1  # a resting table's periodic reads
+    assert sum(bool(regions) for regions in read_in_shadow) <= checks and len(events) == 1
+    read_with_hand = []
+    for rendered in renderer.apply(Nudge(C("QS"), 0.0, 0.0, 0.0, seat=1)):  # a hand that comes and goes
+        read_with_hand.append(tracker.regions_to_read(rendered.frame))
+        events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    assert sum(bool(regions) for regions in read_with_hand) > checks and len(events) == 1
 
 
 @pytest.mark.parametrize("game", ["358", "makao"])
