@@ -134,7 +134,7 @@ def changed_pixels(before: np.ndarray, now: np.ndarray, *, threshold: float, px_
         # either view may hold the shadow (a still view taken while a player leaned over the table is the view
         # before the next hand), so a place may have grown lighter along its colour as much as darker
         lifted = 1.0 / DARKEST
-        changed &= ~shading_only(a, now.astype(np.float32), window=window, exposure=exposure, brightest=lifted)
+        changed &= ~shading_only(a, now, window=window, exposure=exposure, brightest=lifted, where=changed)
     return np.asarray(changed)
 
 
@@ -167,15 +167,26 @@ def unchanged_at(
     return all(0.0 <= share_at < share for share_at in _core_shares(changed, points, radius))
 
 
-def lit_only(before: np.ndarray, now: np.ndarray, *, threshold: float, px_per_mm: float = 1.0) -> bool:
+def lit_only(
+    before: np.ndarray,
+    now: np.ndarray,
+    *,
+    threshold: float,
+    px_per_mm: float = 1.0,
+    changed: np.ndarray | None = None,
+) -> bool:
     """Whether two colour views of the same place differ by more than an index's worth of pixels, and by less than
     that once what a shadow changes is left out (:func:`changed_pixels`): what lies there is what lay there, under
     another light (a player leaned over the table, their shadow on it or just lifted). Views that did not change at
-    all say nothing here (a hand came and went: :func:`unchanged_at` says why)."""
+    all say nothing here (a hand came and went: :func:`unchanged_at` says why). ``changed``: their
+    :func:`changed_pixels`, when the caller has it."""
     area = np.pi * (INDEX_CORE_MM * px_per_mm) ** 2
-    if int((_change(before.astype(np.float32), now.astype(np.float32)) > threshold).sum()) < area:
-        return False  # (as they are, not evened out: a shadow over half a view moves its median)
-    return bool(changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm).sum() < area)
+    if changed is None:
+        changed = changed_pixels(before, now, threshold=threshold, px_per_mm=px_per_mm)
+    if int(changed.sum()) >= area:
+        return False  # something was put down or taken away
+    # (the views as they are, not evened out: a shadow over half a view moves its median)
+    return int((_change(before.astype(np.float32), now.astype(np.float32)) > threshold).sum()) >= area
 
 
 def changed_at(changed: np.ndarray, points: np.ndarray, *, share: float, px_per_mm: float = 1.0) -> bool:
@@ -203,8 +214,14 @@ def _core_shares(changed: np.ndarray, points: np.ndarray, radius: float) -> list
 
 def _change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How much each pixel changed from ``a`` to ``b``: the largest of its colours' changes."""
-    diff = np.abs(b - a)
-    return np.asarray(diff.max(axis=2) if diff.ndim == 3 else diff, np.float32)
+    diff = cv2.absdiff(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    if diff.ndim != 3:
+        return np.asarray(diff, np.float32)
+    channels = cv2.split(diff)  # (OpenCV's per-channel maximum: numpy's over the last axis is 20 times slower)
+    largest = channels[0]
+    for channel in channels[1:]:
+        largest = cv2.max(largest, channel)
+    return np.asarray(largest, np.float32)
 
 
 def index_quads(card: np.ndarray) -> list[np.ndarray]:

@@ -48,6 +48,7 @@ def shading_only(
     brightest: float = BRIGHTEST,
     window: int = 0,
     exposure: float = 1.0,
+    where: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which pixels of two colour views of the same place (``(h, w, 3)``, any dtype; ``before`` may be a single
     colour, ``(3,)``, such as the felt's) differ only as a shadow falling makes them differ: ``now`` along
@@ -64,18 +65,41 @@ def shading_only(
     auto-exposure, or a lamp dimmed): the range widens by it, downwards when it is under 1, upwards when over. Why
     not even the views out first, as :func:`vision.proposals.changed_pixels` does for its grey levels: a shadow
     over most of a view lowers its median, and the rest of it, evened out by that, looks lit brighter than before,
-    which no shadow does."""
+    which no shadow does.
+
+    ``where`` (boolean, ``(h, w)``) asks about those pixels only (the others are False): the ones that changed."""
     b = np.asarray(before, np.float32)
     n = np.asarray(now, np.float32)
-    norm2 = (b * b).sum(axis=-1)
-    if window > 1 and b.ndim == 3:
+    shape = n.shape[:-1]
+    if b.ndim == 1:
+        b = np.broadcast_to(b, n.shape)
+    if where is not None and not where.any():
+        return np.zeros(shape, bool)
+    if window > 1:
         size = (window, window)
-        scale = cv2.boxFilter((n * b).sum(axis=-1), -1, size) / np.maximum(cv2.boxFilter(norm2, -1, size), 1.0)
+        nb = cv2.boxFilter(_dot(n, b), -1, size)
+        scale_all = nb / np.maximum(cv2.boxFilter(_dot(b, b), -1, size), 1.0)
     else:
-        scale = (n * b).sum(axis=-1) / np.maximum(norm2, 1.0)  # how bright ``now`` is along ``before``'s colour
-    off = np.linalg.norm(n - scale[..., None] * b, axis=-1)
+        scale_all = None
+    # only where asked (the pixels that changed): a top-down view is 10^5 pixels, its changed ones a few thousand
+    idx = np.nonzero(where) if where is not None else np.nonzero(np.ones(shape, bool))
+    bs, ns = b[idx], n[idx]
+    norm2 = np.einsum("ic,ic->i", bs, bs)
+    # how bright ``now`` is along ``before``'s colour: each pixel alone, or fitted over the window
+    scale = np.einsum("ic,ic->i", ns, bs) / np.maximum(norm2, 1.0) if scale_all is None else scale_all[idx]
+    off = np.linalg.norm(ns - scale[:, None] * bs, axis=1)
     length = np.sqrt(norm2)
     low, high = darkest * min(1.0, exposure), brightest * max(1.0, exposure)
     shaded = (scale >= low) & (scale <= high) & (off <= DISTORTION + DISTORTION_SHARE * length)
-    dark = (length < 12 * np.sqrt(3)) & (np.linalg.norm(n, axis=-1) < 12 * np.sqrt(3))
-    return np.asarray(np.broadcast_to(shaded | dark, n.shape[:-1]))
+    dark = (length < 12 * np.sqrt(3)) & (np.linalg.norm(ns, axis=1) < 12 * np.sqrt(3))
+    result = np.zeros(shape, bool)
+    result[idx] = shaded | dark
+    return result
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each pixel's colour dot product, ``(h, w, 3)`` twice to ``(h, w)`` (OpenCV: a tenth of numpy's time)."""
+    return np.asarray(cv2.transform(cv2.multiply(np.ascontiguousarray(a), np.ascontiguousarray(b)), _ONES))
+
+
+_ONES: Final = np.ones((1, 3), np.float32)

@@ -520,6 +520,8 @@ class CardTracker:
         the first hand, where the tracker has not seen it settled (:meth:`_bare`)."""
         self._seen: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, bool], np.ndarray | None] | None = None
         self._prev_colour: np.ndarray | None = None
+        self._changes: tuple[np.ndarray | None, dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]]] = (None, {})
+        """:meth:`_changed_since`'s answers for the frame being read (its image, and by zone and views)."""
         """The frame being taken: its image, grey and small grey versions and motion (worked out by
         :meth:`regions_to_read`, then used by :meth:`update`)."""
         self._unread: tuple[np.ndarray, frozenset[str]] | None = None
@@ -773,14 +775,16 @@ class CardTracker:
             moved = bool(area.mean() > self.settings.motion_fraction) if area.size else False
             if moved and shade is not None:
                 before, now, window, exposure = shade
+                inside = changed[y1:y2, x1:x2] & state.mask
                 lit = shading_only(
                     before[y1:y2, x1:x2],
                     now[y1:y2, x1:x2],
                     window=window,
                     exposure=exposure,
                     brightest=1.0 / DARKEST,
+                    where=inside,
                 )
-                moved = bool((area & ~lit[state.mask]).mean() > self.settings.motion_fraction)
+                moved = bool((inside & ~lit).sum() > self.settings.motion_fraction * area.size)
             result[name] = moved
         return result
 
@@ -1861,25 +1865,35 @@ class CardTracker:
         if state.before is None or state.before.shape != image.shape or not points:
             return False
         now, origin = self._top_down(state, image)
-        before, _ = self._top_down(state, state.before)
         threshold, share = self.settings.change_threshold, self.settings.unchanged_share
         places = np.array(points) - origin
-        hand = changed_pixels(before, now, threshold=threshold)
+        before, hand = self._changed_since(state, state.before, image)
         if not state.asked and unchanged_at(hand, places, share=share):
             return True
-        kept = {"threshold": threshold}
-        if not state.asked and lit_only(before, now, **kept):
+        if not state.asked and lit_only(before, now, threshold=threshold, changed=hand):
             return True  # only the light changed (a player leaned over the table): nothing was put down
-        last = state.reported_views[-1] if state.reported_views else None
-        if last is not None and last.shape == image.shape and lit_only(self._top_down(state, last)[0], now, **kept):
-            return True  # nor since the last card reported here lay settled (the view before was shaded already)
-        for view in reversed(state.reported_views):
-            if view.shape != image.shape:
-                continue
-            settled, _ = self._top_down(state, view)
-            if unchanged_at(changed_pixels(settled, now, threshold=threshold), places, share=share, hand=hand):
+        settled_views = [view for view in reversed(state.reported_views) if view.shape == image.shape]
+        for k, view in enumerate(settled_views):
+            settled, changed = self._changed_since(state, view, image)
+            if k == 0 and lit_only(settled, now, threshold=threshold, changed=changed):
+                return True  # nor since the last card reported here lay settled (the view before was shaded already)
+            if unchanged_at(changed, places, share=share, hand=hand):
                 return True
         return False
+
+    def _changed_since(self, state: _ZoneState, view: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``view``'s top-down picture of ``state``'s zone and what changed in it by ``image``
+        (:func:`vision.proposals.changed_pixels`), worked out once a frame: the zone's readings each ask the same."""
+        key = (state.zone.name, id(view), id(image))
+        if self._changes[0] is not image:
+            self._changes = (image, {})
+        found = self._changes[1].get(key)
+        if found is None:
+            then, _ = self._top_down(state, view)
+            now, _ = self._top_down(state, image)
+            found = (then, changed_pixels(then, now, threshold=self.settings.change_threshold))
+            self._changes[1][key] = found
+        return found
 
     def _second_copy(self, state: _ZoneState, track: _Track, obs: _Obs) -> bool:
         """Whether ``obs``, read as ``track``'s face inside the card just put down, is that face's other copy
@@ -2166,7 +2180,7 @@ class CardTracker:
             mask = (np.abs(now - then) > 30).astype(np.uint8)
             if shade_is_felt and self._empty_view is not None and self._empty_view.ndim == 3:  # a shadow: no card
                 empty = self._top_down(state, self._empty_view)[0]
-                mask[shading_only(empty, top, window=SHADE_WINDOW, exposure=1.0 / gain)] = 0
+                mask[shading_only(empty, top, window=SHADE_WINDOW, exposure=1.0 / gain, where=mask > 0)] = 0
             if known is not None:  # off the view the picture was taken in (before a bump): by the felt's colour
                 mask[~known] = _off_felt(top, shade_is_felt)[~known]
         else:  # the felt is most of the zone: whatever is far from its median colour
@@ -2319,7 +2333,7 @@ def _off_felt(top: np.ndarray, shade_is_felt: bool = True) -> np.ndarray:
     where something lies, as uint8."""
     felt = np.median(top.reshape(-1, 3), axis=0)
     far: np.ndarray = np.linalg.norm(top.astype(np.float32) - felt, axis=2) > 60
-    return (far & ~shading_only(felt, top) if shade_is_felt else far).astype(np.uint8)
+    return (far & ~shading_only(felt, top, where=far) if shade_is_felt else far).astype(np.uint8)
 
 
 def _bounds(pts: np.ndarray, width: int, height: int) -> Region:
