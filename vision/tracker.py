@@ -760,11 +760,8 @@ class CardTracker:
         if level > 1 and abs(prev_level / level - 1) > 0.01:
             small = cv2.convertScaleAbs(small, alpha=prev_level / level)
         changed = cv2.absdiff(small, self._prev_small) > self.settings.motion_threshold
-        shade = None
-        if colour is not None and self._prev_colour is not None and self._prev_colour.shape == colour.shape:
-            window = self._shade_window
-            exposure = level / prev_level if prev_level > 1 else 1.0
-            shade = (self._prev_colour, colour, window, exposure)
+        before = self._prev_colour
+        exposure = level / prev_level if prev_level > 1 else 1.0
         result: dict[str, bool] = {}
         for name, state in self.zones.items():
             x1, y1, x2, y2 = state.bbox
@@ -773,13 +770,12 @@ class CardTracker:
                 continue
             area = changed[y1:y2, x1:x2][state.mask]
             moved = bool(area.mean() > self.settings.motion_fraction) if area.size else False
-            if moved and shade is not None:
-                before, now, window, exposure = shade
+            if moved and colour is not None and before is not None and before.shape == colour.shape:
                 inside = changed[y1:y2, x1:x2] & state.mask
                 lit = shading_only(
                     before[y1:y2, x1:x2],
-                    now[y1:y2, x1:x2],
-                    window=window,
+                    colour[y1:y2, x1:x2],
+                    window=self._shade_window,
                     exposure=exposure,
                     brightest=1.0 / DARKEST,
                     where=inside,
@@ -2027,9 +2023,7 @@ class CardTracker:
             return False
         if not state.reported_views or state.before is not state.reported_views[-1]:
             return False  # (the hand came while the pile was still being read: that view settles nothing)
-        now, _ = self._top_down(state, image)
-        before, _ = self._top_down(state, state.before)
-        return bool(changed_pixels(before, now, threshold=self.settings.change_threshold).sum() < _INDEX_AREA)
+        return bool(self._changed_since(state, state.before, image)[1].sum() < _INDEX_AREA)
 
     def _unreadable(self, state: _ZoneState, frame: Frame) -> list[VisionEvent]:
         s = self.settings
