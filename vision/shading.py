@@ -40,6 +40,49 @@ SHADE_WINDOW_MM: Final = 15.0
 under a lamp; a court picture's lines are a millimetre or two apart."""
 
 
+SHADOW_LIGHT: Final = 0.7
+"""The share of the lamp's smooth light over the mat under which a place on the felt lies in a shadow
+(:func:`shadowed`). The lamp's own unevenness (its fall-off towards the mat's edges, a window's light across it)
+is fitted away; what is left on an evenly printed felt is within 15 % of it (the renderer's lights, any seed) and a
+player leaning under the lamp leaves 0.5-0.6 of it beneath their head."""
+
+
+def shadowed(top: np.ndarray, *, light: float = SHADOW_LIGHT) -> np.ndarray:
+    """Which pixels of a view of the whole mat from above (BGR, any scale) are felt in a shadow: lit at under
+    ``light`` of the light the lamp gives there, the lamp's light taken as smooth over the mat (its log brightness a
+    quadratic in position, fitted to the felt by least squares with the places far off it left out, three times:
+    a shadow's own pixels are those). The felt is the pixels of the view's median chromaticity (a shadow keeps
+    it; the mat's white printing, its markers and a card do not). A boolean array ``(h, w)``.
+
+    Why: :func:`shading_only` tells a shadow from a card by comparing two views of a place, one of them known to
+    be lit. The picture of the empty mat that the tracker compares every view with is that known view: taken while
+    a player leaned over the table, its shadow was the empty mat's look there, and the felt lit again differed
+    from it in a zone, as a card would (three asks about an empty zone in a game, docs/vision.md, "7 December,
+    past midnight"). One picture alone has no earlier view to compare with, but a lamp's light over a mat varies
+    slowly and a shadow's edge does not: seen against the light fitted over the whole mat, the shadow stands out."""
+    view = np.asarray(top, np.float32)
+    h, w = view.shape[:2]
+    total = view.sum(axis=2)
+    lit = total > 3 * 12  # too dark to have a colour: ink, the markers
+    chroma = view / np.maximum(total, 1.0)[..., None]
+    felt_colour = np.median(chroma[lit], axis=0) if lit.any() else np.full(3, 1 / 3, np.float32)
+    felt = lit & (np.linalg.norm(chroma - felt_colour, axis=2) < 0.06)
+    if felt.sum() < 12:
+        return np.zeros((h, w), bool)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx, yy = xx / max(w, 1) - 0.5, yy / max(h, 1) - 0.5
+    terms = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1)
+    brightness = np.log(np.maximum(total, 1.0))
+    fit = felt
+    for _ in range(3):
+        coef = np.linalg.lstsq(terms[fit], brightness[fit], rcond=None)[0]
+        off = brightness - terms @ coef
+        spread = 1.4826 * float(np.median(np.abs(off[fit])))
+        fit = felt & (np.abs(off) < max(3 * spread, 0.05))
+    shaded: np.ndarray = felt & (off < np.log(light))
+    return shaded
+
+
 def shading_only(
     before: np.ndarray,
     now: np.ndarray,

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
@@ -71,7 +71,7 @@ from vision.proposals import (
     misfit,
     unchanged_at,
 )
-from vision.shading import DARKEST, SHADE_WINDOW_MM, shading_only
+from vision.shading import DARKEST, SHADE_WINDOW_MM, shading_only, shadowed
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, Zone, ZoneLayout
 
@@ -88,6 +88,9 @@ _INDEX_AREA = np.pi * INDEX_CORE_MM**2
 """An index's worth of pixels in the zones' top-down views (1 px per mm): less change than this is none."""
 SHADE_WINDOW = round(SHADE_WINDOW_MM) | 1
 """:data:`vision.shading.SHADE_WINDOW_MM` in the zones' top-down views (1 px per mm)."""
+_SHADOW_MM = 4.0
+"""Table mm per pixel of the whole mat's view in which :meth:`CardTracker.occupied_zones` looks for shadows (a
+shadow's edge blurs over centimetres; a card's fifth is 70 such pixels)."""
 OCCUPIED_SHARE = 0.2
 """Something off the felt this share of a card's area or larger makes a zone occupied
 (:meth:`CardTracker.occupied_zones`): a card's corner peeking in, a fingertip's length of a hand; the mat's
@@ -801,7 +804,9 @@ class CardTracker:
     def occupied_zones(self, image: np.ndarray) -> list[str]:
         """The zones of ``image`` (a frame of this calibration) where something of a fifth of a card's area or
         more lies, of any shape, by the felt's colour (:meth:`_lying`): a frame with any is no picture of the
-        empty mat. The mat's own printing (lines, letters) is thinner and smaller.
+        empty mat. The mat's own printing (lines, letters) is thinner and smaller. A zone in a deep shadow (a player
+        leaning over the table under the lamp) is occupied too: lit again in play, its felt would differ from the
+        picture as a card does.
 
         Why: the tracker ignores whatever looks as it did on the empty mat, and takes what differs from it for
         a card lying there. A card left lying when the picture was taken (a pile's last card, a calibration
@@ -812,11 +817,34 @@ class CardTracker:
                 f"a {image.shape[1]}x{image.shape[0]} frame for a calibration made at"
                 f" {self.calibration.image_size[0]}x{self.calibration.image_size[1]}"
             )
+        in_shadow = self._shadowed(image)
         return [
             name
             for name, state in self.zones.items()
-            if state.zone.reads_cards and self._occupied(state, image, by_felt=True, shade_is_felt=False)
+            if state.zone.reads_cards
+            and (in_shadow(state) or self._occupied(state, image, by_felt=True, shade_is_felt=False))
         ]
+
+    def _shadowed(self, image: np.ndarray) -> Callable[[_ZoneState], bool]:
+        """Whether a shadow (:func:`vision.shading.shadowed`) of :data:`OCCUPIED_SHARE` of a card's area or more
+        lies over a zone (grown by ``zone_margin_mm``, as the tracker looks at it) in ``image``, the whole mat seen
+        from above at :data:`_SHADOW_MM` per pixel. A zone's own felt alone cannot tell: a shadow over most of it is
+        its median colour."""
+        mat = self.layout
+        size = (max(1, round(mat.width / _SHADOW_MM)), max(1, round(mat.height / _SHADOW_MM)))
+        scale = np.diag([1 / _SHADOW_MM, 1 / _SHADOW_MM, 1.0])
+        top = cv2.warpPerspective(image, scale @ self.calibration.homography, size, flags=cv2.INTER_LINEAR)
+        mask = shadowed(top)
+        least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1] / _SHADOW_MM**2
+        m = self.settings.zone_margin_mm
+
+        def over(state: _ZoneState) -> bool:
+            x1, y1, x2, y2 = state.zone.bounds
+            cols = slice(max(0, round((x1 - m) / _SHADOW_MM)), max(0, round((x2 + m) / _SHADOW_MM)))
+            rows = slice(max(0, round((y1 - m) / _SHADOW_MM)), max(0, round((y2 + m) / _SHADOW_MM)))
+            return int(mask[rows, cols].sum()) >= least
+
+        return over
 
     def _occupied(
         self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False, shade_is_felt: bool = True

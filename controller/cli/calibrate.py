@@ -4,7 +4,8 @@ zones drawn on, and a warning for glare or bad exposure).
 
 Run it with the mat empty and the light as it will be during play: the frame it calibrated from is saved
 beside the calibration as the empty mat (``calib.json`` -> ``calib.empty.png``), which the table compares
-its frames with (the mat's printing is never a card), unless something (a card, a hand) lies in a zone.
+its frames with (the mat's printing is never a card), unless something (a card, a hand, a player's shadow) lies
+in a zone: then the frames after it are looked at for one without.
 """
 
 from __future__ import annotations

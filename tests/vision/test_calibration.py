@@ -431,6 +431,34 @@ def test_calibrate_command_keeps_the_empty_mat_beside_the_calibration(tmp_path, 
     assert not empty_mat_path(out).exists() and load_empty_mat(Calibration.load(out), out) is None
 
 
+def test_calibrate_waits_for_a_player_leaning_over_the_mat_to_sit_back(tmp_path, capsys):
+    """Pictured while a player leans over the table under the lamp, the mat is not kept as the empty mat: the zone
+    in the shadow is named; when a later frame shows the mat lit again, that one is kept."""
+    from controller.cli import main
+    from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
+    from vision.calibration import empty_mat_path, load_empty_mat
+    from vision.render import Lean, TableRenderer
+
+    renderer = TableRenderer(layout_for("358"), seed=2, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    leaning = renderer.apply(Lean(seat=1, frames=12, depth=0.6, reach=0.7))[8].frame.image
+    sat_back = renderer.still(1)[0].frame.image
+    out = tmp_path / "calib.json"
+    assert main(["calibrate", "--source", f"folder:{_folder_of(tmp_path, leaning)}", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "something lies in SEAT 2" in said  # and in the exchange zone beside it, reached by the shadow too
+    assert "(a card, a hand, a deep shadow?): the empty mat was not saved" in said
+    assert not empty_mat_path(out).exists()
+
+    frames = tmp_path / "two"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), leaning)
+    cv2.imwrite(str(frames / "1.png"), sat_back)
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out)]) == 0
+    assert f"empty mat: {empty_mat_path(out)}" in capsys.readouterr().out
+    saved = load_empty_mat(Calibration.load(out), out)
+    assert saved is not None and np.array_equal(saved, sat_back)
+
+
 def test_a_picture_of_the_empty_mat_that_does_not_fit_its_calibration_is_named(tmp_path, capsys):
     from controller.cli.run import saved_empty_mat
     from vision.calibration import empty_mat_path, load_empty_mat

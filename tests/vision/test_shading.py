@@ -83,3 +83,33 @@ def test_a_shadow_over_most_of_the_view_leaves_the_rest_unchanged_though_the_med
     carded = now.copy()
     carded[20:80, 5:25] = _view(PAPER, 120)[20:80, 5:25]  # a card's edge in the lit quarter
     assert changed_pixels(before.astype(np.uint8), carded.astype(np.uint8), threshold=30)[25:75, 8:22].all()
+
+
+def _mat_under_a_lamp(size: tuple[int, int] = (150, 100)) -> np.ndarray:
+    """A felt mat seen from above under a lamp low over one side of it (its light falling off to an eighth at the
+    far corner) and a window's light across it, with its printed lines and a white card lying on it."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1.0 / (1.0 + ((xx - 0.3 * w) ** 2 + (yy - 0.4 * h) ** 2) / (0.6 * w) ** 2) ** 1.5 - 0.1 * xx / w
+    view = FELT * light[..., None] * 1.6
+    view[:, 40:42] = view[20:22, :] = (200, 230, 200)  # the zones' printed outlines
+    view[60:82, 100:116] = PAPER * light[60:82, 100:116, None]  # a card
+    rng = np.random.default_rng(0)
+    return np.asarray(np.clip(view + rng.normal(0, 3, view.shape), 0, 255), np.float32)
+
+
+def test_a_mat_under_a_lamps_uneven_light_has_no_shadow_and_a_player_leaning_over_it_casts_one() -> None:
+    import cv2
+
+    from vision.shading import shadowed
+
+    mat = _mat_under_a_lamp()
+    assert not shadowed(mat).any()  # the lamp's fall-off, the window, the printing and a card: no shadow
+    disc = np.zeros(mat.shape[:2], np.float32)
+    cv2.circle(disc, (70, 50), 14, 1.0, -1)
+    head = cv2.GaussianBlur(disc, (0, 0), 4)  # a head's soft shadow, taking half the light at its middle
+    leaning = mat * (1.0 - 0.5 * head)[..., None]
+    found = shadowed(leaning)
+    assert found[50, 70] and found[45:56, 65:76].all()
+    assert not found[head < 0.2].any()  # only where the shadow lies
+    assert not shadowed(mat * (1.0 - 0.2 * head)[..., None]).any()  # a faint one is under the lamp's unevenness

@@ -81,6 +81,29 @@ def test_a_player_leaning_over_a_settled_table_is_no_hand_and_nothing_is_read_ag
 
 
 @pytest.mark.parametrize("game", ["358", "makao"])
+def test_a_zone_under_a_player_leaning_over_the_mat_is_no_picture_of_the_empty_mat(game: str) -> None:
+    """A player leaning over the table under the lamp while ``cardtable calibrate`` takes its picture: the zone in
+    their shadow is named, as a card lying there is, and the picture is not kept (the felt lit again in play would
+    differ from it there as a card does: three asks about an empty zone in a 3-5-8 game before). The lamp's own
+    unevenness, however steep, and a faint shadow name none."""
+    zone = "pile" if game == "makao" else "seat1"
+    for vignette in (0.25, 1.0):
+        renderer = TableRenderer(
+            layout_for(game),
+            RenderSettings(vignette=vignette),
+            seed=2,
+            face_loader=placeholder_face,
+            boxes_loader=placeholder_boxes,
+        )
+        tracker = CardTracker(renderer.layout, renderer.true_calibration())
+        assert tracker.occupied_zones(renderer.still(1)[0].frame.image) == []
+        faint = renderer.apply(Lean(seat=1, frames=12, depth=0.25, reach=0.7))[8].frame.image
+        assert tracker.occupied_zones(faint) == []
+        deep = renderer.apply(Lean(seat=1, frames=12, depth=0.6, reach=0.7))[8].frame.image
+        assert zone in tracker.occupied_zones(deep)
+
+
+@pytest.mark.parametrize("game", ["358", "makao"])
 def test_an_empty_mat_pictured_under_other_light_gives_no_false_card(game: str) -> None:
     """``cardtable calibrate`` keeps its frame as the empty mat; the game may be played by other light. What
     differs from that picture only by the light is no card: every card played is reported once, nothing else."""
