@@ -101,6 +101,10 @@ class DemoOptions:
     """A lamp over the table: each hand throws a shadow taking this share of the light, and after a share
     (``vision.render.LEAN_SHARE``) of the cards the table accepted a player leans over the table, their shadow as deep
     (``vision.render.Lean``): nothing was played, so anything the table says then is false. 0: no shadows."""
+    rest: float = 0.0
+    """The share of the cards the table accepted after which a player rests a hand on the mat for three seconds,
+    still (``vision.render.Rest``), 0.2-0.6 of the way into their own zone (3-5-8), on their trick's card or beside
+    it, or onto the pile (Makao): nothing was played, so anything the table says then is false. Its own stream."""
 
 
 class TruthRecogniser:
@@ -162,6 +166,10 @@ class _Stats:
     leaned: int = 0
     """Times a player leaned over the table under the lamp after a card was accepted (``DemoOptions.shadows``)."""
     leaned_announced: int = 0
+    """Of those, times the table announced a card, asked about one, or rejected one: each one a thing nobody did."""
+    rested: int = 0
+    """Times a player rested a hand on the mat after a card was accepted (``DemoOptions.rest``)."""
+    rested_announced: int = 0
     """Of those, times the table announced a card, asked about one, or rejected one: each one a thing nobody did."""
 
 
@@ -262,7 +270,16 @@ class Demo:
 
     def run(self) -> dict[str, Any]:
         from vision.calibration import calibrate
-        from vision.render import LEAN_FRAMES, LEAN_SHARE, Lean, RenderSettings, TableRenderer, squared_up
+        from vision.render import (
+            LEAN_FRAMES,
+            LEAN_SHARE,
+            REST_FRAMES,
+            Lean,
+            RenderSettings,
+            Rest,
+            TableRenderer,
+            squared_up,
+        )
         from vision.render import Collect as RCollect
         from vision.render import Gather as RGather
         from vision.render import PickUp as RPickUp
@@ -370,6 +387,7 @@ class Demo:
 
         nudges = np.random.default_rng([opts.seed, 2])  # (another stream of its own)
         leans = np.random.default_rng([opts.seed, 4])  # (and another)
+        rests = np.random.default_rng([opts.seed, 5])  # (and another)
 
         def false_word(action: Place, said: tuple[int, int]) -> bool:
             """Whether the table said anything since ``said`` (:meth:`_said`) though nobody played: if so, a card
@@ -406,6 +424,15 @@ class Demo:
             process(renderer.apply(Lean(who, LEAN_FRAMES, opts.shadows, reach)))
             self.stats.leaned_announced += false_word(action, said)
 
+        def rest_hand(action: Place) -> None:
+            """A player rests a hand on the mat, still, in their zone or on the pile: anything said is false."""
+            said = self._said()
+            self.stats.rested += 1
+            who, into = int(rests.integers(0, len(self.names))), float(rests.uniform(0.2, 0.6))
+            zone = "pile" if self.makao else f"seat{who}"
+            process(renderer.apply(Rest(who, zone, REST_FRAMES, into)))
+            self.stats.rested_announced += false_word(action, said)
+
         for action in actions:
             if referee.is_over:
                 break
@@ -429,6 +456,8 @@ class Demo:
                     square_up(action)
                 if opts.shadows and leans.random() < LEAN_SHARE and not referee.is_over:
                     lean_over(action)
+                if opts.rest and rests.random() < opts.rest and not referee.is_over:
+                    rest_hand(action)
             elif isinstance(action, Pick):
                 process(renderer.apply(RPickUp(action.card, seat=action.seat)))
             elif isinstance(action, Gather):
@@ -602,6 +631,8 @@ class Demo:
             "nudged_announced": self.stats.nudged_announced,
             "leaned": self.stats.leaned,
             "leaned_announced": self.stats.leaned_announced,
+            "rested": self.stats.rested,
+            "rested_announced": self.stats.rested_announced,
             "tricks": len(true_winners),
             "tricks_correct": tricks_correct,
             "violations": check["violations"],
@@ -643,6 +674,8 @@ class Demo:
             "nudged_announced": self.stats.nudged_announced,
             "leaned": self.stats.leaned,
             "leaned_announced": self.stats.leaned_announced,
+            "rested": self.stats.rested,
+            "rested_announced": self.stats.rested_announced,
             "announce_latency_ms": {
                 "p50": _percentile(self.stats.latencies, 50),
                 "p95": _percentile(self.stats.latencies, 95),

@@ -91,6 +91,12 @@ SHADE_WINDOW = round(SHADE_WINDOW_MM) | 1
 _SHADOW_MM = 4.0
 """Table mm per pixel of the whole mat's view in which :meth:`CardTracker.occupied_zones` looks for shadows (a
 shadow's edge blurs over centimetres; a card's fifth is 70 such pixels)."""
+_ONE_CARD_SIDES = (0.75, 1.25)
+"""How far the sides of one card's outline may lie from a card's (a share of them): a card's edge lost in the
+felt's colour or the view's edge, a blurred one grown."""
+_ONE_CARD_FILL = 0.88
+"""The least share of the rectangle around it that one card's outline fills (a card's rounded corners take 1-3 %;
+a bent or blurred card a little more)."""
 OCCUPIED_SHARE = 0.2
 """Something off the felt this share of a card's area or larger makes a zone occupied
 (:meth:`CardTracker.occupied_zones`): a card's corner peeking in, a fingertip's length of a hand; the mat's
@@ -2018,8 +2024,13 @@ class CardTracker:
                 state.asked = False
                 events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
             return events
+        covered: bool | None = None  # (looked at once a frame, when a card is missing)
         for track in list(state.tracks):
             if track.missing >= (s.max_gone_frames if busy else s.gone_frames):
+                if covered is None:
+                    covered = self._covered(state, track, frame.image)
+                if covered:
+                    continue
                 state.tracks.remove(track)
                 events.append(CardRemoved(state.zone.name, track.card, frame.index, frame.t, track.id))
         if state.had_cards and not state.tracks and events:
@@ -2041,6 +2052,21 @@ class CardTracker:
             state.asked = False
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
         return events
+
+    def _covered(self, state: _ZoneState, track: _Track, image: np.ndarray) -> bool:
+        """Whether a card no longer seen may lie where it lay, under something that came to rest on it: nothing at
+        all was read in the zone since it went (no other card put down in its place), and something lies there
+        (:meth:`_occupied`: the card, a hand on it). Looked at every fourth frame; between, it may.
+
+        Why: a player resting a hand on their card, still, hides its indices, and a view at rest in which a card
+        is not read was taken for the card gone: the trick's card reported taken away, and reported played again
+        when the hand lifted (``cardtable bench tracker --rest``: 3 false card events in a 3-5-8 game before). A
+        card taken away leaves the zone as the empty mat was, and goes as before."""
+        if state.empty_frames < min(track.missing, self.settings.gone_frames):
+            return False  # something else was read here: another card, in its place
+        if (track.missing - self.settings.gone_frames) % 4 != 0:
+            return True
+        return self._occupied(state, image)
 
     def _untouched(self, state: _ZoneState, image: np.ndarray) -> bool:
         """Whether a pile that lay reported and settled before the hand (its top card reported, nothing waiting to be
@@ -2089,7 +2115,7 @@ class CardTracker:
                 return []  # what is there is a reported card (perhaps unseen for a frame or two)
             if (state.still_run - s.unreadable_frames) % 4 != 0:
                 return []  # the shape test costs a warp: once every few frames is soon enough
-            if not self._card_shaped(state, frame.image):
+            if not self._card_shaped(state, frame.image, one=True):
                 return []
         best = tuple(sorted(((c, round(p, 4)) for c, p in guesses.items()), key=lambda kv: -kv[1])[:5])
         if len(best) != 1:  # last and at no weight, so that they settle no suit in doubt with the guess before them
@@ -2170,15 +2196,28 @@ class CardTracker:
         self._lay_again(state, track, pending, card)
         return True
 
-    def _card_shaped(self, state: _ZoneState, image: np.ndarray) -> bool:
-        """A card-sized quadrilateral in the zone (:meth:`_lying`): any card, either side up."""
+    def _card_shaped(self, state: _ZoneState, image: np.ndarray, *, one: bool = False) -> bool:
+        """A card-sized quadrilateral in the zone (:meth:`_lying`): any card, either side up, or cards lying
+        together. ``one``: the outline of one card, its sides a card's (within :data:`_ONE_CARD_SIDES`) and filling
+        the rectangle around it (:data:`_ONE_CARD_FILL`).
+
+        Why ``one``: what is asked about in a zone where nothing was read is one card put down, and a hand resting
+        on the mat there, still, is as large as one or two cards but of no card's outline: a palm and fingers fill
+        0.7-0.8 of the rectangle around them, 84-88 mm across; a card 0.96-0.97, 63 mm (``cardtable bench tracker
+        --rest``: 8 asks about an empty zone in a 3-5-8 game before)."""
         s = self.settings
         card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
+        low, high = _ONE_CARD_SIDES
         for contour in self._lying(state, image):
             area = cv2.contourArea(contour)
             if s.card_blob_min * card_area <= area <= s.card_blob_max * card_area:
                 (_, (w, h), _) = cv2.minAreaRect(contour)
-                if w > 0 and h > 0 and 0.5 <= min(w, h) / max(w, h) <= 0.95:
+                if not (w > 0 and h > 0 and 0.5 <= min(w, h) / max(w, h) <= 0.95):
+                    continue
+                if not one:
+                    return True
+                short, long = min(w, h) / min(CARD_SIZE_MM), max(w, h) / max(CARD_SIZE_MM)
+                if low <= short <= high and low <= long <= high and area >= _ONE_CARD_FILL * w * h:
                     return True
         return False
 

@@ -14,7 +14,12 @@ import sys
 from pathlib import Path
 
 from controller.cli.addresses import host_port
-from controller.cli.retake import add_nudge_argument, add_retake_argument, add_shadows_argument
+from controller.cli.retake import (
+    add_nudge_argument,
+    add_rest_argument,
+    add_retake_argument,
+    add_shadows_argument,
+)
 
 NAME = "demo"
 HELP = "bots play a refereed game through the real camera pipeline (simulated table)"
@@ -47,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_retake_argument(parser, "the cards the table accepted")
     add_nudge_argument(parser, "the cards the table accepted")
     add_shadows_argument(parser, "the cards the table accepted")
+    add_rest_argument(parser, "the cards the table accepted")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -77,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         retake=args.retake,
         nudge=args.nudge,
         shadows=args.shadows,
+        rest=args.rest,
     )
     try:
         report = run_demo(opts)
@@ -115,6 +122,14 @@ def summary(report: dict) -> str:  # type: ignore[type-arg]
                 f"of them announced, asked or rejected {report['leaned_announced']}"
             ]
             if report.get("leaned")
+            else []
+        )
+        + (
+            [
+                f"players resting a hand on the mat {report['rested']}, "
+                f"of them announced, asked or rejected {report['rested_announced']}"
+            ]
+            if report.get("rested")
             else []
         )
     )

@@ -1,15 +1,15 @@
-"""The ``--retake``, ``--nudge`` and ``--shadows`` options of ``cardtable demo`` and ``cardtable bench tracker``:
-players who pick a card up again and lay it again, square it up where it lies, or lean over the table under its
-lamp, which the table must not take for a card played."""
+"""The ``--retake``, ``--nudge``, ``--shadows`` and ``--rest`` options of ``cardtable demo`` and ``cardtable bench
+tracker``: players who pick a card up again and lay it again, square it up where it lies, lean over the table under
+its lamp, or rest a hand on the mat, which the table must not take for a card played."""
 
 from __future__ import annotations
 
 import argparse
 
 from vision.argtypes import in_range
-from vision.render.script import LEAN_FRAMES, LEAN_SHARE
+from vision.render.script import LEAN_FRAMES, LEAN_SHARE, REST_FRAMES
 
-__all__ = ["add_nudge_argument", "add_retake_argument", "add_shadows_argument"]
+__all__ = ["add_nudge_argument", "add_rest_argument", "add_retake_argument", "add_shadows_argument"]
 
 
 def add_retake_argument(parser: argparse.ArgumentParser, cards: str) -> None:
@@ -44,6 +44,17 @@ def add_shadows_argument(parser: argparse.ArgumentParser, cards: str) -> None:
         f" one in {round(1 / LEAN_SHARE)} of {cards} a player leans over the table for {LEAN_FRAMES} frames, their"
         " head and shoulders' shadow as deep reaching 0.4-0.8 of the way in from their edge: nothing was played, so"
         " anything the table says then is false (default 0: no shadows)",
+    )
+
+
+def add_rest_argument(parser: argparse.ArgumentParser, cards: str) -> None:
+    """Add ``--rest SHARE`` (default 0): after that share of ``cards`` a player rests a hand on the mat."""
+    _add_share(
+        parser,
+        "--rest",
+        f"after this share of {cards} a player rests a hand on the mat for {REST_FRAMES} frames, still, 0.2-0.6 of"
+        " the way into their own zone (on their card, if it lies there) or onto the pile, waiting for their turn:"
+        " nothing was played, so anything the table says then is false; default 0",
     )
 
 

@@ -9,7 +9,19 @@ import pytest
 from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import calibrate
-from vision.render import Collect, Gather, Lean, Nudge, PickUp, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import (
+    Collect,
+    Gather,
+    Lean,
+    Nudge,
+    PickUp,
+    Place,
+    RenderSettings,
+    Rest,
+    Slide,
+    TableRenderer,
+    Wait,
+)
 from vision.render.script import Action
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
@@ -124,6 +136,24 @@ def test_a_player_leaning_over_the_table_shades_their_side_of_the_mat_and_plays_
     assert frames[-1].truth == lit.truth  # nothing moved
     assert np.abs(frames[-1].frame.image.astype(int) - lit.frame.image.astype(int)).mean() < 1.0  # and it went
     assert r.events == events
+
+
+def test_a_player_resting_a_hand_on_the_mat_lays_it_still_in_the_zone_and_plays_nothing():
+    r = _renderer("358", seed=1, noise_sigma=0.0, flicker=0.0)
+    list(r.render([Place(C("AH"), "seat1", 1)]))
+    before = r.still(1)[0]
+    events = list(r.events)
+    frames = r.apply(Rest(seat=2, zone="seat2", frames=10, into=0.4))
+    resting = [f for f in frames if f.truth.hand]
+    still = resting[3:13]  # after the three frames that bring it in
+    assert len(resting) == 3 + 10 + 2 and len(still) == 10
+    assert all(np.array_equal(f.frame.image, still[0].frame.image) for f in still)  # it lies still
+    seat2 = layout_for("358").zone("seat2")
+    x, y = (int(v) for v in np.round(r.true_calibration().to_image(np.array([seat2.center]))[0]))
+    changed = np.abs(still[0].frame.image.astype(int) - before.frame.image.astype(int)).sum(axis=2)
+    assert changed[y - 3 : y + 3, x - 3 : x + 3].mean() > 60  # the palm 0.4 of the way in covers the zone's middle
+    assert (changed > 60).sum() > 2000  # a hand's worth of the zone covered
+    assert frames[-1].truth == before.truth and r.events == events  # nothing moved, nothing played
 
 
 def test_a_hand_throws_a_shadow_beside_it_under_a_lamp():

@@ -11,7 +11,7 @@ from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import Calibrator, calibrate
 from vision.detections import Detection
 from vision.events import CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
-from vision.render import Collect, Lean, Nudge, Place, RenderSettings, Slide, TableRenderer, Wait
+from vision.render import Collect, Lean, Nudge, Place, RenderSettings, Rest, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
 from vision.tracker import CardTracker, TrackerSettings
@@ -78,6 +78,35 @@ def test_a_player_leaning_over_a_settled_table_is_no_hand_and_nothing_is_read_ag
         read_with_hand.append(tracker.regions_to_read(rendered.frame))
         events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
     assert sum(bool(regions) for regions in read_with_hand) > checks and len(events) == 1
+
+
+@pytest.mark.parametrize("into", [0.3, 0.5])
+def test_a_hand_resting_still_in_a_zone_is_no_card_and_a_card_under_it_is_not_taken_away(into: float) -> None:
+    """A player rests a hand on the mat for three seconds, still: in an empty zone it is no card to ask about (a hand
+    is as large as a card, not of its outline); on the trick's card it hides the card's indices, and the card is
+    not gone for that, nor played again when the hand lifts. The trick collected after it is reported as ever.
+    Before: asks about a card in the empty zone, then "cleared"; the card under the hand reported taken away, and
+    played again."""
+    renderer = TableRenderer(layout_for("358"), seed=0, face_loader=placeholder_face, boxes_loader=placeholder_boxes)
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    recogniser = TruthRecogniser(seed=0)
+
+    def play(actions: Sequence[Action]) -> list[str]:
+        said = []
+        for rendered in renderer.render(actions):
+            said += [
+                f"{type(e).__name__} {e.zone}"
+                for e in tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+            ]
+        return said
+
+    assert play([Place(C("QS"), "seat0", 0)]) == ["CardPlaced seat0"]
+    frames = 30
+    assert play([Rest(seat=1, zone="seat1", frames=frames, into=into)]) == []  # in the empty zone
+    assert play([Rest(seat=0, zone="seat0", frames=frames, into=into)]) == []  # on the QS
+    assert tracker.cards_in("seat0") == [C("QS")]
+    assert play([Collect(("seat0",), 0)]) == ["CardRemoved seat0", "ZoneCleared seat0"]
 
 
 @pytest.mark.parametrize("game", ["358", "makao"])

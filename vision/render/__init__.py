@@ -3,6 +3,7 @@
 from vision.render.script import (
     LEAN_FRAMES,
     LEAN_SHARE,
+    REST_FRAMES,
     Action,
     Collect,
     Gather,
@@ -10,6 +11,7 @@ from vision.render.script import (
     Nudge,
     PickUp,
     Place,
+    Rest,
     Slide,
     Wait,
     squared_up,
@@ -26,6 +28,7 @@ from vision.render.table import (
 __all__ = [
     "LEAN_FRAMES",
     "LEAN_SHARE",
+    "REST_FRAMES",
     "Action",
     "Collect",
     "CornerTruth",
@@ -37,6 +40,7 @@ __all__ = [
     "Place",
     "RenderSettings",
     "RenderedFrame",
+    "Rest",
     "Slide",
     "TableRenderer",
     "TruthEvent",

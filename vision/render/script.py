@@ -89,6 +89,23 @@ class Lean:
     reach: float = 0.6
 
 
+REST_FRAMES = 30
+"""How long a hand rests on the mat in ``cardtable bench tracker --rest``: three seconds, longer than the tracker
+waits before it asks about something lying still that it cannot read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rest:
+    """Seat ``seat`` rests a hand on the mat, ``into`` of the way into ``zone`` from its edge nearest them, still for
+    ``frames`` frames, and takes it back: a player waiting for their turn with a hand on the table, or pointing at a
+    card. Nothing is played. Why: a still hand lying in a zone is no card, and no card that cannot be read."""
+
+    seat: int
+    zone: str
+    frames: int = REST_FRAMES
+    into: float = 0.4
+
+
 @dataclass(frozen=True, slots=True)
 class Wait:
     """Nothing happens for ``frames`` frames (the camera keeps looking)."""
@@ -96,7 +113,7 @@ class Wait:
     frames: int = 5
 
 
-Action = Place | Collect | Gather | Slide | PickUp | Nudge | Lean | Wait
+Action = Place | Collect | Gather | Slide | PickUp | Nudge | Lean | Rest | Wait
 
 
 def squared_up(card: Card, seat: int, rng: np.random.Generator) -> Nudge:

@@ -25,7 +25,7 @@ import numpy as np
 from engine.cards import Card
 from vision.calibration import Calibration
 from vision.mat import render_mat
-from vision.render.script import Action, Collect, Gather, Lean, Nudge, PickUp, Place, Slide, Wait
+from vision.render.script import Action, Collect, Gather, Lean, Nudge, PickUp, Place, Rest, Slide, Wait
 from vision.sources.base import Frame
 from vision.zones import CARD_SIZE_MM, LayoutError, ZoneLayout
 
@@ -521,6 +521,8 @@ class TableRenderer:
             return self._nudge(action)
         if isinstance(action, Lean):
             return self._lean(action)
+        if isinstance(action, Rest):
+            return self._rest(action)
         if isinstance(action, Wait):
             return [self._frame() for _ in range(action.frames)]
         raise TypeError(f"not a renderer action: {action!r}")
@@ -699,6 +701,23 @@ class TableRenderer:
             self.scene.shade = _Shade(action.seat, action.depth, reach)
             frames.append(self._frame())
         self.scene.shade = None
+        return frames + self.still()
+
+    def _rest(self, action: Rest) -> list[RenderedFrame]:
+        """The hand comes in from the player's side to ``into`` of the way into the zone, lies there still, and goes
+        back; nothing on the table moves, so the tracker should report nothing."""
+        s = self.settings
+        zone = self.layout.zone(action.zone)
+        cx, cy = zone.center
+        x1, y1, x2, y2 = zone.bounds
+        dx, dy = self._seat_dir(action.seat)
+        half = abs(dx) * (x2 - x1) / 2 + abs(dy) * (y2 - y1) / 2  # the middle to the zone's edge nearest them
+        palm = (cx + dx * half * (1.0 - 2.0 * action.into), cy + dy * half * (1.0 - 2.0 * action.into))
+        start = self._edge_point(*palm, action.seat)
+        frames = self._hand_path(action.seat, start, palm, s.hand_frames + 1)
+        frames += [self._frame() for _ in range(action.frames)]
+        frames += self._hand_path(action.seat, palm, start, s.hand_frames)
+        self.scene.hand = None
         return frames + self.still()
 
     def _gather(self, action: Gather) -> list[RenderedFrame]:

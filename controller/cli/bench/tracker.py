@@ -21,9 +21,14 @@ import sys
 import time
 from dataclasses import replace
 
-from controller.cli.retake import add_nudge_argument, add_retake_argument, add_shadows_argument
+from controller.cli.retake import (
+    add_nudge_argument,
+    add_rest_argument,
+    add_retake_argument,
+    add_shadows_argument,
+)
 from vision.argtypes import in_range
-from vision.render.script import LEAN_FRAMES, LEAN_SHARE
+from vision.render.script import LEAN_FRAMES, LEAN_SHARE, REST_FRAMES
 
 NAME = "tracker"
 HELP = "tracker on synthetic played games: confirmed once, within 5 still frames, no false events"
@@ -123,6 +128,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_retake_argument(parser, "the cards played, once settled,")
     add_nudge_argument(parser, "the cards played, once settled,")
     add_shadows_argument(parser, "the cards played (the calibrator watching the markers, as in `cardtable run`)")
+    add_rest_argument(parser, "the cards played")
     parser.add_argument("--list-errors", action="store_true", help="print every missed, wrong, late or false event")
 
 
@@ -136,7 +142,18 @@ def run(args: argparse.Namespace) -> int:
     from engine.cards import Card, deck
     from vision.calibration import Calibrator
     from vision.events import VisionEvent
-    from vision.render import Collect, Lean, Nudge, PickUp, Place, RenderSettings, TableRenderer, Wait, squared_up
+    from vision.render import (
+        Collect,
+        Lean,
+        Nudge,
+        PickUp,
+        Place,
+        RenderSettings,
+        Rest,
+        TableRenderer,
+        Wait,
+        squared_up,
+    )
     from vision.render.script import Action
     from vision.render.truth import TruthRecogniser, laid_again_as_one, score_events
     from vision.tracker import CardTracker, TrackerSettings
@@ -179,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
     retakes = np.random.default_rng([args.seed, 1])
     nudges = np.random.default_rng([args.seed, 2])
     leans = np.random.default_rng([args.seed, 4])
+    rests = np.random.default_rng([args.seed, 5])
     actions: list[Action] = []
 
     def play(card: Card, zone: str, seat: int) -> None:
@@ -190,6 +208,10 @@ def run(args: argparse.Namespace) -> int:
         if args.shadows and leans.random() < LEAN_SHARE:
             who, reach = int(leans.integers(0, settings.seats)), leans.uniform(0.4, 0.8)
             actions.append(Lean(who, LEAN_FRAMES, args.shadows, float(reach)))
+        if args.rest and rests.random() < args.rest:  # the next player, waiting for their turn
+            after = (seat + 1) % settings.seats
+            into = float(rests.uniform(0.2, 0.6))
+            actions.append(Rest(after, zone if zone == "pile" else f"seat{after}", REST_FRAMES, into))
         actions.extend([Wait(args.think)] if args.think else [])
 
     pool = deck(args.decks)
@@ -294,6 +316,7 @@ def run(args: argparse.Namespace) -> int:
         "retake": args.retake,
         "nudge": args.nudge,
         **({"shadows": args.shadows, "leans": sum(isinstance(a, Lean) for a in actions)} if args.shadows else {}),
+        **({"rest": args.rest, "rests": sum(isinstance(a, Rest) for a in actions)} if args.rest else {}),
         "pushes": pushes,
         "pushes_followed": tracker.pushes_followed,
         **({"bumps": len(bumps), "recalibrations": calibrator.recalibrations} if calibrator and bumps else {}),
