@@ -10,7 +10,7 @@ from engine.cards import Card
 from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
 from vision.calibration import Calibrator, calibrate
 from vision.detections import Detection
-from vision.events import CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
+from vision.events import CardMoved, CardPlaced, UnreadableCard, VisionEvent, ZoneCleared
 from vision.render import Collect, Lean, Nudge, Place, RenderSettings, Rest, Slide, TableRenderer, Wait
 from vision.render.script import Action
 from vision.render.truth import TruthRecogniser, score_events
@@ -96,7 +96,7 @@ def test_a_hand_resting_still_in_a_zone_is_no_card_and_a_card_under_it_is_not_ta
         said = []
         for rendered in renderer.render(actions):
             said += [
-                f"{type(e).__name__} {e.zone}"
+                f"{type(e).__name__} {e.to_zone if isinstance(e, CardMoved) else e.zone}"
                 for e in tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
             ]
         return said
