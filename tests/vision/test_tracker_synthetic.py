@@ -109,6 +109,31 @@ def test_a_hand_resting_still_in_a_zone_is_no_card_and_a_card_under_it_is_not_ta
     assert play([Collect(("seat0",), 0)]) == ["CardRemoved seat0", "ZoneCleared seat0"]
 
 
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_hand_resting_on_a_settled_pile_and_taken_away_leaves_it_unasked(seed: int) -> None:
+    """A player rests a hand on the Makao pile, still for three seconds, and takes it away: nothing is said. The view
+    with the hand lying still on the pile was the one "before" the hand left, and the pile uncovered looked changed
+    from it: its cards read where they lay were taken for a card put down and asked about (seeds 3, 7, 8, 10 and 11
+    of 0-11)."""
+    renderer = TableRenderer(
+        layout_for("makao"), seed=seed, face_loader=placeholder_face, boxes_loader=placeholder_boxes
+    )
+    tracker = CardTracker(renderer.layout, renderer.true_calibration())
+    tracker.set_empty_mat(renderer.still(1)[0].frame.image)
+    recogniser = TruthRecogniser(seed=seed)
+    cards = [C(c) for c in ("9S", "4H", "JD", "2C", "KS", "7H")]
+    events: list[VisionEvent] = []
+    for k, card in enumerate(cards):
+        for rendered in renderer.apply(Place(card, "pile", k % 3)):
+            events += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    assert [e.card for e in events if isinstance(e, CardPlaced)] == cards
+    said: list[VisionEvent] = []
+    for into in (0.3, 0.5, 0.7):
+        for rendered in renderer.apply(Rest(seat=1, zone="pile", frames=30, into=into)):
+            said += tracker.update(rendered.frame, recogniser.detect_rendered(rendered))
+    assert said == []
+
+
 @pytest.mark.parametrize("game", ["358", "makao"])
 def test_a_zone_under_a_player_leaning_over_the_mat_is_no_picture_of_the_empty_mat(game: str) -> None:
     """A player leaning over the table under the lamp while ``cardtable calibrate`` takes its picture: the zone in
