@@ -91,6 +91,10 @@ SHADE_WINDOW = round(SHADE_WINDOW_MM) | 1
 _SHADOW_MM = 4.0
 """Table mm per pixel of the whole mat's view in which :meth:`CardTracker.occupied_zones` looks for shadows (a
 shadow's edge blurs over centimetres; a card's fifth is 70 such pixels)."""
+_REACH_MM = 35
+"""How much of the edge of a zone's view (table mm, 1 px per mm) something must lie across to be an arm reaching in:
+an arm or a wrist is 80-100 mm across (the renderer's resting hands: 98-122 mm); a card put down lies inside the
+view, 20 mm of margin in from its edge."""
 _ONE_CARD_SIDES = (0.75, 1.25)
 """How far the sides of one card's outline may lie from a card's (a share of them): a card's edge lost in the
 felt's colour or the view's edge, a blurred one grown."""
@@ -1634,6 +1638,8 @@ class CardTracker:
                 continue  # one card was put down, elsewhere: this lay here before, a covered card's corner
             if state.zone.kind == "pile" and self._unchanged(state, pending.where(card, floor), frame.image):
                 continue  # nothing changed where it is read since before the hand: it lay here, a covered corner
+            if self._reached_into(state, frame.image):
+                continue  # a hand lies in the zone, still: a card is confirmed in a still view with no hand over it
             events += self._place(state, pending, card, conf, frame)
         return events
 
@@ -2053,6 +2059,31 @@ class CardTracker:
             events.append(ZoneCleared(state.zone.name, frame.index, frame.t))
         return events
 
+    def _reached_into(self, state: _ZoneState, image: np.ndarray) -> bool:
+        """Whether something lies across the edge of the zone's view along :data:`_REACH_MM` or more: an arm
+        reaching in from a player, its hand lying in the zone still. The edge is the zone's margin, bare felt on an
+        empty table; what differs there from the empty mat (or, where that was not pictured, from the felt's
+        colour, a shadow aside) lies there now. A card put down lies inside the view.
+
+        Why: a player resting a hand on the pile is no motion; the models read the pile's cards weakly around it and
+        the fingers as a jack, and the players were asked about a card nobody put down (``cardtable bench tracker
+        --recogniser onnx --game makao --rest 0.3``, seed 0: four asks while a hand lay on the pile), or told of one
+        (seed 1: a QS reported beside the hand). Nothing is asked about or confirmed in the zone until it has gone.
+        Not what changed since the view kept before the hand: that view was kept as the hand came, its fingertip in
+        the margin (seed 1: 36 mm of the edge changed with no hand there)."""
+        rim = np.ones(self._top_down(state, image)[0].shape[:2], bool)
+        rim[1:-1, 1:-1] = False
+        known = None if self._empty_known is None else self._top_down(state, self._empty_known)[0] > 250
+        if (
+            self._empty_view is not None
+            and self._empty_view.shape == image.shape
+            and (known is None or known[rim].all())
+        ):
+            lying = self._changed_since(state, self._empty_view, image)[1]
+        else:
+            lying = _off_felt(self._top_down(state, image)[0]) > 0
+        return int(lying[rim].sum()) >= _REACH_MM
+
     def _covered(self, state: _ZoneState, track: _Track, image: np.ndarray) -> bool:
         """Whether a card no longer seen may lie where it lay, under something that came to rest on it: nothing at
         all was read in the zone since it went (no other card put down in its place), and something lies there
@@ -2097,6 +2128,8 @@ class CardTracker:
             return []  # the play since the hand left is reported; weak readings are of the cards under it
         if state.zone.kind == "pile" and not state.asked and self._untouched(state, frame.image):
             return []  # nothing was put down: what is read weakly here was read so before
+        if self._reached_into(state, frame.image):
+            return []  # a hand lies in the zone, still: what it covers, and the hand itself, read weakly
         guesses: dict[Card, float] = {}
         weak = False
         pile = state.zone.kind == "pile"
