@@ -57,7 +57,7 @@ def shadowed(top: np.ndarray, *, light: float = SHADOW_LIGHT) -> np.ndarray:
     Why: :func:`shading_only` tells a shadow from a card by comparing two views of a place, one of them known to
     be lit. The picture of the empty mat that the tracker compares every view with is that known view: taken while
     a player leaned over the table, its shadow was the empty mat's look there, and the felt lit again differed
-    from it in a zone, as a card would (three asks about an empty zone in a game, docs/vision.md, "7 December,
+    from it in a zone, as a card would (three asks about an empty zone in a game, docs/vision.md, "8 December,
     past midnight"). One picture alone has no earlier view to compare with, but a lamp's light over a mat varies
     slowly and a shadow's edge does not: seen against the light fitted over the whole mat, the shadow stands out."""
     view = np.asarray(top, np.float32)
