@@ -2128,8 +2128,6 @@ class CardTracker:
             return []  # the play since the hand left is reported; weak readings are of the cards under it
         if state.zone.kind == "pile" and not state.asked and self._untouched(state, frame.image):
             return []  # nothing was put down: what is read weakly here was read so before
-        if self._reached_into(state, frame.image):
-            return []  # a hand lies in the zone, still: what it covers, and the hand itself, read weakly
         guesses: dict[Card, float] = {}
         weak = False
         pile = state.zone.kind == "pile"
@@ -2166,6 +2164,8 @@ class CardTracker:
         lifted = state.lifted if pile else None
         if lifted is not None and best and best[0][0].same_face(lifted.card) and self._laid_again_weakly(state, lifted):
             return []
+        if self._reached_into(state, frame.image):
+            return []  # a hand lies in the zone, still: what it covers, and the hand itself, read weakly
         state.unreadable_reported = True
         state.unread = True
         state.asked = True
