@@ -2071,7 +2071,8 @@ class CardTracker:
         (seed 1: a QS reported beside the hand). Nothing is asked about or confirmed in the zone until it has gone.
         Not what changed since the view kept before the hand: that view was kept as the hand came, its fingertip in
         the margin (seed 1: 36 mm of the edge changed with no hand there)."""
-        rim = np.ones(self._top_down(state, image)[0].shape[:2], bool)
+        top = self._top_down(state, image)[0]
+        rim = np.ones(top.shape[:2], bool)
         rim[1:-1, 1:-1] = False
         known = None if self._empty_known is None else self._top_down(state, self._empty_known)[0] > 250
         if (
@@ -2081,7 +2082,7 @@ class CardTracker:
         ):
             lying = self._changed_since(state, self._empty_view, image)[1]
         else:
-            lying = _off_felt(self._top_down(state, image)[0]) > 0
+            lying = _off_felt(top) > 0
         return int(lying[rim].sum()) >= _REACH_MM
 
     def _covered(self, state: _ZoneState, track: _Track, image: np.ndarray) -> bool:
