@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from vision.argtypes import in_range
-from vision.render.script import LEAN_FRAMES, LEAN_SHARE, REST_FRAMES
+from vision.render.script import LEAN_FRAMES, LEAN_SHARE, REST_DRIFT_MM, REST_FRAMES
 
 __all__ = ["add_nudge_argument", "add_rest_argument", "add_retake_argument", "add_shadows_argument"]
 
@@ -52,7 +52,8 @@ def add_rest_argument(parser: argparse.ArgumentParser, cards: str) -> None:
     _add_share(
         parser,
         "--rest",
-        f"after this share of {cards} a player rests a hand on the mat for {REST_FRAMES} frames, still, 0.2-0.6 of"
+        f"after this share of {cards} a player rests a hand on the mat for {REST_FRAMES} frames (wandering up to"
+        f" {REST_DRIFT_MM:g} mm each way, as a real hand does), 0.2-0.6 of"
         " the way into their own zone (on their card, if it lies there) or onto the pile, waiting for their turn:"
         " nothing was played, so anything the table says then is false; default 0",
     )

@@ -22,7 +22,7 @@ from vision.render import (
     TableRenderer,
     Wait,
 )
-from vision.render.script import Action
+from vision.render.script import REST_DRIFT_MM, Action
 from vision.sources.synthetic import SyntheticSource, demo_script
 from vision.zones import LayoutError, layout_for
 
@@ -143,7 +143,7 @@ def test_a_player_resting_a_hand_on_the_mat_lays_it_still_in_the_zone_and_plays_
     list(r.render([Place(C("AH"), "seat1", 1)]))
     before = r.still(1)[0]
     events = list(r.events)
-    frames = r.apply(Rest(seat=2, zone="seat2", frames=10, into=0.4))
+    frames = r.apply(Rest(seat=2, zone="seat2", frames=10, into=0.4, drift=0.0))
     resting = [f for f in frames if f.truth.hand]
     still = resting[3:13]  # after the three frames that bring it in
     assert len(resting) == 3 + 10 + 2 and len(still) == 10
@@ -154,6 +154,26 @@ def test_a_player_resting_a_hand_on_the_mat_lays_it_still_in_the_zone_and_plays_
     assert changed[y - 3 : y + 3, x - 3 : x + 3].mean() > 60  # the palm 0.4 of the way in covers the zone's middle
     assert (changed > 60).sum() > 2000  # a hand's worth of the zone covered
     assert frames[-1].truth == before.truth and r.events == events  # nothing moved, nothing played
+
+
+def test_a_resting_hand_wanders_a_millimetre_or_two_as_a_real_one_does():
+    r = _renderer("358", seed=1, noise_sigma=0.0, flicker=0.0)
+    before = r.still(1)[0]
+    frames = [f for f in r.apply(Rest(seat=2, zone="seat2", frames=30, into=0.4)) if f.truth.hand][3:33]
+    calibration = r.true_calibration()
+    x, y = layout_for("358").zone("seat2").center
+    ends = calibration.to_image(np.array([(x, y), (x + 10.0, y)]))
+    px_per_mm = float(np.linalg.norm(ends[1] - ends[0])) / 10.0
+    centroids = []
+    for f in frames:
+        changed = np.abs(f.frame.image.astype(int) - before.frame.image.astype(int)).sum(axis=2) > 60
+        ys, xs = np.nonzero(changed)
+        centroids.append((xs.mean(), ys.mean()))
+    c = np.array(centroids) / px_per_mm
+    spread = float(np.max(np.linalg.norm(c[:, None] - c[None], axis=2)))
+    assert not all(np.array_equal(f.frame.image, frames[0].frame.image) for f in frames)  # not still to the pixel
+    assert 0.2 < spread <= 2 * REST_DRIFT_MM  # yet it stays where it lies: a millimetre or two
+    assert frames[-1].truth.zones == before.truth.zones and r.events == []  # nothing played
 
 
 def test_a_hand_throws_a_shadow_beside_it_under_a_lamp():

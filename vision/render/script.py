@@ -93,17 +93,22 @@ REST_FRAMES = 30
 """How long a hand rests on the mat in ``cardtable bench tracker --rest``: three seconds, longer than the tracker
 waits before it asks about something lying still that it cannot read."""
 
+REST_DRIFT_MM = 1.5
+"""How far a resting hand wanders, each way, while it lies on the mat: nobody's hand is still to the pixel."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rest:
     """Seat ``seat`` rests a hand on the mat, ``into`` of the way into ``zone`` from its edge nearest them, still for
     ``frames`` frames, and takes it back: a player waiting for their turn with a hand on the table, or pointing at a
-    card. Nothing is played. Why: a still hand lying in a zone is no card, and no card that cannot be read."""
+    card. Nothing is played. While it lies there the palm wanders smoothly up to ``drift`` mm each way, as a real
+    one does (0: perfectly still). Why: a hand lying in a zone is no card, and no card that cannot be read."""
 
     seat: int
     zone: str
     frames: int = REST_FRAMES
     into: float = 0.4
+    drift: float = REST_DRIFT_MM
 
 
 @dataclass(frozen=True, slots=True)

@@ -715,8 +715,17 @@ class TableRenderer:
         palm = (cx + dx * half * (1.0 - 2.0 * action.into), cy + dy * half * (1.0 - 2.0 * action.into))
         start = self._edge_point(*palm, action.seat)
         frames = self._hand_path(action.seat, start, palm, s.hand_frames + 1)
-        frames += [self._frame() for _ in range(action.frames)]
-        frames += self._hand_path(action.seat, palm, start, s.hand_frames)
+        # The wander is drawn from the frame's index, not from the scene's generator, so that a game with rests
+        # that wander lays every card as the same game with still ones.
+        wander = np.random.default_rng(self.index)
+        periods, phases = wander.uniform(15.0, 40.0, 2), wander.uniform(0.0, 2.0 * np.pi, 2)
+        at = palm
+        for k in range(1, action.frames + 1):
+            ox, oy = action.drift * np.sin(2.0 * np.pi * k / periods + phases) - action.drift * np.sin(phases)
+            at = (palm[0] + float(ox) / 2.0, palm[1] + float(oy) / 2.0)
+            self.scene.hand = _Hand(action.seat, *at)
+            frames.append(self._frame())
+        frames += self._hand_path(action.seat, at, start, s.hand_frames)
         self.scene.hand = None
         return frames + self.still()
 
