@@ -1926,7 +1926,7 @@ def test_a_card_pushed_almost_a_centimetre_is_found_where_it_went() -> None:
     # grown by 15 mm after it (`CardTracker._nudged`'s two views, saved). ECC's half-size step did not converge from
     # where the card lay, and the push was not followed; a quarter-size step first, and each step starting from
     # where the last one got, find it.
-    from vision.tracker import _moved_card
+    from vision.tracker.pictures import _moved_card
 
     data = Path(__file__).parent / "data"
     then = cv2.imread(str(data / "pushed-9c-then.png"), cv2.IMREAD_GRAYSCALE)
@@ -1947,7 +1947,7 @@ def test_a_card_outlined_off_its_shape_and_pushed_is_found_pushed() -> None:
     # outlined lay 21 mm from where it was found: the push was announced as a card played. The pile's frames before
     # the hand and after it (cropped, with the camera's homography for the crop) are saved.
     from vision.proposals import misfit
-    from vision.tracker import _Track
+    from vision.tracker.state import _Track
 
     data = Path(__file__).parent / "data"
     before = cv2.imread(str(data / "pushed-3c-before.jpg"))
