@@ -459,6 +459,26 @@ def test_calibrate_waits_for_a_player_leaning_over_the_mat_to_sit_back(tmp_path,
     assert saved is not None and np.array_equal(saved, sat_back)
 
 
+def test_calibrate_keeps_the_bare_mat_pictured_through_a_lens_a_little_out_of_focus(tmp_path, capsys):
+    """A soft lens spreads the mat's printing; two zones' outlines side by side (SEAT 3's and the exchange's) ran
+    into one blob, and calibrate named a bare SEAT 3 occupied and kept no picture of the empty mat."""
+    from controller.cli import main
+    from tests.vision.placeholder_faces import placeholder_boxes, placeholder_face
+    from vision.calibration import empty_mat_path
+    from vision.render import RenderSettings, TableRenderer
+
+    soft = RenderSettings(blur_sigma=1.5, tilt_deg=0.0)
+    renderer = TableRenderer(
+        layout_for("358"), settings=soft, seed=0, face_loader=placeholder_face, boxes_loader=placeholder_boxes
+    )
+    out = tmp_path / "calib.json"
+    bare = renderer.still(1)[0].frame.image
+    assert main(["calibrate", "--source", f"folder:{_folder_of(tmp_path, bare)}", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "something lies" not in said
+    assert f"empty mat: {empty_mat_path(out)}" in said and empty_mat_path(out).exists()
+
+
 def test_a_picture_of_the_empty_mat_that_does_not_fit_its_calibration_is_named(tmp_path, capsys):
     from controller.cli.run import saved_empty_mat
     from vision.calibration import empty_mat_path, load_empty_mat

@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.calibration import Calibration, CalibratorSettings, detect_markers, marker_drift
 from vision.detections import Detection
+from vision.mat import FELT_BGR, render_mat
 from vision.proposals import INDEX_CORE_MM, changed_card, changed_pixels, lit_only, misfit, unchanged_at
 from vision.shading import DARKEST, SHADE_WINDOW_MM, shading_only, shadowed
 from vision.sources.base import Frame
@@ -41,6 +42,10 @@ felt's colour or the view's edge, a blurred one grown."""
 _ONE_CARD_FILL = 0.88
 """The least share of the rectangle around it that one card's outline fills (a card's rounded corners take 1-3 %;
 a bent or blurred card a little more)."""
+PRINT_SPREAD_MM = 4
+"""How far round the mat's own printing (zone outlines, labels) a picture of the empty mat may show it spread, table
+mm (:meth:`_ZoneViews._printing`): a lens a little out of focus (blur 1.5 px, 1 mm at 1.5 px a mm), a calibration a
+millimetre off, paper that stretched in the printer."""
 OCCUPIED_SHARE = 0.2
 """Something off the felt this share of a card's area or larger makes a zone occupied
 (:meth:`CardTracker.occupied_zones`): a card's corner peeking in, a fingertip's length of a hand; the mat's
@@ -227,7 +232,8 @@ class _ZoneViews(_Base):
     def occupied_zones(self, image: np.ndarray) -> list[str]:
         """The zones of ``image`` (a frame of this calibration) where something of a fifth of a card's area or
         more lies, of any shape, by the felt's colour (:meth:`_lying`): a frame with any is no picture of the
-        empty mat. The mat's own printing (lines, letters) is thinner and smaller. A zone in a deep shadow (a player
+        empty mat. The mat's own printing (lines, letters), where the mat drawn says it lies, is left out
+        (:meth:`_printing`), however a soft lens spreads it. A zone in a deep shadow (a player
         leaning over the table under the lamp) is occupied too: lit again in play, its felt would differ from the
         picture as a card does.
 
@@ -245,8 +251,27 @@ class _ZoneViews(_Base):
             name
             for name, state in self.zones.items()
             if state.zone.reads_cards
-            and (in_shadow(state) or self._occupied(state, image, by_felt=True, shade_is_felt=False))
+            and (
+                in_shadow(state)
+                or self._occupied(state, image, by_felt=True, shade_is_felt=False, printing=self._printing(state))
+            )
         ]
+
+    def _printing(self, state: _ZoneState) -> np.ndarray:
+        """Where the mat's own printing (:func:`vision.mat.render_mat`: zone outlines, labels) lies in ``state``'s
+        zone as :meth:`_top_down` sees it (1 px per mm), grown by :data:`PRINT_SPREAD_MM`: 1 there, as uint8. Why:
+        two zones' outlines side by side (3-5-8's SEAT 3 and EXCHANGE, 16 mm apart) seen through a lens a little out
+        of focus spread and closed into one thing of a fifth of a card's area, and ``cardtable calibrate`` named the
+        bare zone occupied and kept no picture of the empty mat."""
+        x1, y1, x2, y2 = state.zone.bounds
+        m = self.settings.zone_margin_mm
+        mat = render_mat(self.layout, 1.0)
+        printed = (np.abs(mat.astype(np.int16) - np.array(FELT_BGR, np.int16)).max(axis=2) > 0).astype(np.uint8)
+        shift = np.array([[1.0, 0.0, m - x1], [0.0, 1.0, m - y1]])
+        size = (round(x2 - x1 + 2 * m), round(y2 - y1 + 2 * m))
+        view = cv2.warpAffine(printed, shift, size, flags=cv2.INTER_NEAREST)
+        grow = 2 * PRINT_SPREAD_MM + 1
+        return np.asarray(cv2.dilate(view, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))))
 
     def _shadowed(self, image: np.ndarray) -> Callable[[_ZoneState], bool]:
         """Whether a shadow (:func:`vision.shading.shadowed`) of :data:`OCCUPIED_SHARE` of a card's area or more
@@ -270,12 +295,18 @@ class _ZoneViews(_Base):
         return over
 
     def _occupied(
-        self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False, shade_is_felt: bool = True
+        self,
+        state: _ZoneState,
+        image: np.ndarray,
+        *,
+        by_felt: bool = False,
+        shade_is_felt: bool = True,
+        printing: np.ndarray | None = None,
     ) -> bool:
         """Whether something of :data:`OCCUPIED_SHARE` of a card's area or more, of any shape, lies in ``state``'s
-        zone (:meth:`_lying`)."""
+        zone (:meth:`_lying`), leaving out what lies where ``printing`` is 1 (:meth:`_printing`)."""
         least = OCCUPIED_SHARE * CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
-        contours = self._lying(state, image, by_felt=by_felt, shade_is_felt=shade_is_felt)
+        contours = self._lying(state, image, by_felt=by_felt, shade_is_felt=shade_is_felt, printing=printing)
         return any(cv2.contourArea(c) >= least for c in contours)
 
     @staticmethod
@@ -606,7 +637,13 @@ class _ZoneViews(_Base):
         return False
 
     def _lying(
-        self, state: _ZoneState, image: np.ndarray, *, by_felt: bool = False, shade_is_felt: bool = True
+        self,
+        state: _ZoneState,
+        image: np.ndarray,
+        *,
+        by_felt: bool = False,
+        shade_is_felt: bool = True,
+        printing: np.ndarray | None = None,
     ) -> Sequence[np.ndarray]:
         """The outlines (top-down mm) of what lies in the zone: what differs from the empty mat when that is known
         and ``by_felt`` is not asked, else what differs from the felt's colour (the felt is most of a zone). The mat
@@ -630,6 +667,8 @@ class _ZoneViews(_Base):
                 mask[~known] = _off_felt(top, shade_is_felt)[~known]
         else:  # the felt is most of the zone: whatever is far from its median colour
             mask = _off_felt(top, shade_is_felt)
+        if printing is not None:
+            mask[printing > 0] = 0
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
